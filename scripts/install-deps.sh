@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything lithify needs to build and test on a fresh Debian 12 machine:
+# the Debian packages (compiler, codecs, test frameworks, sanitizers) and the npm
+# packages the test oracle uses (DuckDB). Idempotent; safe to run repeatedly.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+pkgs=(
+  build-essential cmake ninja-build pkg-config git
+  libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
+  libfmt-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libcpp-httplib-dev
+  libroaring-dev libxxhash-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev
+  nodejs npm
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+# nodejs/npm may come from a non-Debian install already on PATH.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  missing=("${missing[@]/nodejs}"); missing=("${missing[@]/npm}")
+fi
+filtered=()
+for p in "${missing[@]}"; do [[ -n "$p" ]] && filtered+=("$p"); done
+if ((${#filtered[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${filtered[@]}"
+fi
+
+# The DuckDB oracle: npm packages pinned by tests/oracle/package-lock.json.
+if [[ ! -d "$here/tests/oracle/node_modules/@duckdb/node-api" ]]; then
+  (cd "$here/tests/oracle" && npm ci --no-audit --no-fund --loglevel=error)
+fi

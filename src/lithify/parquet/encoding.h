@@ -1,0 +1,128 @@
+// Parquet value and level encodings (parquet-format Encodings.md).
+//
+// Decoders read from a caller-owned byte range and never read outside it: malformed
+// input yields Corruption, never a crash. Encoders append to a Buffer. Every function
+// is reentrant; none keep global state.
+//
+// Value layout shared with the rest of the codec (see column_batch.h): fixed-width
+// values are little-endian and packed (BOOLEAN as one byte 0/1 per value, INT96 as 12
+// bytes, FIXED_LEN_BYTE_ARRAY as type_length bytes); BYTE_ARRAY values are an
+// offsets array (n+1 int64 entries, first 0) into a contiguous data buffer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "lithify/base/buffer.h"
+#include "lithify/base/result.h"
+#include "lithify/base/status.h"
+#include "lithify/parquet/metadata.h"
+
+namespace lithify::parquet {
+
+// Number of bits needed to store values 0..max_value (0 for max_value == 0).
+int BitWidth(uint64_t max_value);
+
+// ---------------------------------------------------------------- RLE / bit-packed hybrid
+// Used for definition/repetition levels, dictionary indices and RLE booleans.
+
+class RleBitPackedDecoder {
+ public:
+  // `data` holds the runs (no length prefix). bit_width in [0, 32].
+  RleBitPackedDecoder(const uint8_t* data, size_t size, int bit_width);
+  // Decodes exactly `n` values into `out`. Corruption if the runs end early or a
+  // bit-packed run is truncated.
+  Status Decode(uint32_t* out, size_t n);
+  Status Decode(int16_t* out, size_t n);  // levels
+  // Bytes consumed so far (exact only after the last needed run).
+  size_t position() const;
+ private:
+  Status NextRun();
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  int bit_width_;
+  // current run state
+  bool is_rle_ = false;
+  uint64_t run_remaining_ = 0;
+  uint32_t rle_value_ = 0;
+  const uint8_t* packed_ = nullptr;  // start of current bit-packed run
+  uint64_t packed_index_ = 0;        // next value index inside the bit-packed run
+};
+
+class RleBitPackedEncoder {
+ public:
+  explicit RleBitPackedEncoder(int bit_width);
+  void Put(uint32_t value);
+  void PutMany(const uint32_t* values, size_t n);
+  void PutLevels(const int16_t* values, size_t n);
+  // Appends the encoded runs (no length prefix) to `out` and resets the encoder.
+  void Flush(Buffer* out);
+  // Upper bound of the encoded size of what has been Put so far.
+  size_t EstimatedSize() const;
+ private:
+  void FlushPending();
+  int bit_width_;
+  Buffer bytes_;
+  std::vector<uint32_t> pending_;  // values not yet committed to a run
+  uint32_t repeat_value_ = 0;
+  uint64_t repeat_count_ = 0;
+};
+
+// Legacy BIT_PACKED level encoding (MSB-first, deprecated): decodes `n` levels from
+// `data` (exactly ceil(n * bit_width / 8) bytes are used). Corruption if too short.
+Status DecodeBitPackedLevelsLegacy(const uint8_t* data, size_t size, int bit_width,
+                                   int16_t* out, size_t n);
+
+// ---------------------------------------------------------------- PLAIN
+// Decodes `n` PLAIN values of `type` from `in`; fixed-width values appended to
+// `fixed_out` (`type_length` bytes each for FIXED_LEN_BYTE_ARRAY); BYTE_ARRAY values
+// appended as data to `data_out` with offsets appended to `offsets_out` (which already
+// holds at least the leading 0 / previous end). Returns bytes consumed.
+// BOOLEAN PLAIN is bit-packed LSB-first; output is one byte per value.
+Result<size_t> DecodePlain(PhysicalType type, int32_t type_length, ByteView in, size_t n,
+                           Buffer* fixed_out, std::vector<int64_t>* offsets_out,
+                           Buffer* data_out);
+
+// Encodes fixed-width values (packed as above; booleans one byte each) or byte arrays
+// (offsets[i]..offsets[i+1] into data) as PLAIN, appended to `out`.
+void EncodePlainFixed(PhysicalType type, int32_t type_length, const uint8_t* values,
+                      size_t n, Buffer* out);
+void EncodePlainByteArray(const int64_t* offsets, const uint8_t* data, size_t n,
+                          Buffer* out);
+
+// ---------------------------------------------------------------- DELTA_BINARY_PACKED
+// INT32 (is_64 = false) or INT64. Decodes `n` values (the page may hold more: the header
+// says the total; decoding stops after n). Returns bytes consumed (meaningful when all
+// values of the header were decoded, which DELTA_LENGTH_BYTE_ARRAY relies on).
+Result<size_t> DecodeDeltaBinaryPacked(ByteView in, size_t n, bool is_64, uint8_t* out);
+// Reads only the header's total value count.
+Result<uint64_t> DeltaBinaryPackedCount(ByteView in);
+void EncodeDeltaBinaryPacked(const uint8_t* values, size_t n, bool is_64, Buffer* out);
+
+// ---------------------------------------------------------------- DELTA_LENGTH_BYTE_ARRAY
+Result<size_t> DecodeDeltaLengthByteArray(ByteView in, size_t n,
+                                          std::vector<int64_t>* offsets_out,
+                                          Buffer* data_out);
+void EncodeDeltaLengthByteArray(const int64_t* offsets, const uint8_t* data, size_t n,
+                                Buffer* out);
+
+// ---------------------------------------------------------------- DELTA_BYTE_ARRAY
+// For BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (fixed values go to `fixed_out` when
+// type == kFixedLenByteArray, else to offsets/data).
+Result<size_t> DecodeDeltaByteArray(PhysicalType type, int32_t type_length, ByteView in,
+                                    size_t n, Buffer* fixed_out,
+                                    std::vector<int64_t>* offsets_out, Buffer* data_out);
+void EncodeDeltaByteArray(const int64_t* offsets, const uint8_t* data, size_t n,
+                          Buffer* out);
+
+// ---------------------------------------------------------------- BYTE_STREAM_SPLIT
+// For FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY (width = value byte size).
+// `in` must hold exactly total_values * width bytes where total_values is the number of
+// encoded values in the page; decodes the first n of them.
+Status DecodeByteStreamSplit(ByteView in, size_t width, size_t total_values, size_t n,
+                             Buffer* fixed_out);
+void EncodeByteStreamSplit(const uint8_t* values, size_t n, size_t width, Buffer* out);
+
+}  // namespace lithify::parquet

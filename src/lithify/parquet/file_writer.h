@@ -1,0 +1,60 @@
+// FileWriter: writes one Parquet file from RowBatches (levels form).
+//
+// Lifecycle in the leveldb TableBuilder shape: Open -> WriteBatch* -> Close, or
+// Abandon. Batches accumulate into the current row group (each column chunk encoded
+// page by page as values arrive); a row group is closed when its estimated encoded size
+// reaches row_group_size_bytes, so memory is bounded by one row group. Statistics are
+// computed from the values written (exact min/max/null_count per the format's sort
+// orders; long binary min/max truncated and flagged inexact). The first error is sticky:
+// later calls return it. Nothing becomes visible unless Close() returns OK.
+// Not thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/parquet/column_batch.h"
+#include "lithify/parquet/compression.h"
+#include "lithify/parquet/metadata.h"
+#include "lithify/parquet/schema.h"
+
+namespace lithify::parquet {
+
+struct WriterOptions {
+  CompressionCodec codec = CompressionCodec::kZstd;
+  int compression_level = 0;                       // 0 = codec default
+  int64_t row_group_size_bytes = 128ll << 20;      // target encoded size of a row group
+  int64_t page_size_bytes = 1ll << 20;             // target uncompressed data page size
+  bool enable_dictionary = true;
+  int64_t dictionary_page_size_limit = 1ll << 20;  // fall back to PLAIN past this
+  // Binary/string statistics longer than this are truncated (and flagged inexact).
+  int32_t max_statistics_size = 64;
+  bool write_page_checksums = true;
+  std::vector<KeyValue> key_value_metadata;
+  std::string created_by;                          // empty = lithify's kCreatedBy
+};
+
+class FileWriter {
+ public:
+  static Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::OutputStream> out,
+                                                  Schema schema, WriterOptions options = {});
+  virtual ~FileWriter() = default;
+
+  // Appends all rows of `batch`. Its columns must be every leaf of the schema, in leaf
+  // order, with levels and values consistent with the schema (InvalidArgument otherwise).
+  virtual Status WriteBatch(const RowBatch& batch) = 0;
+  // Ends the current row group now (no-op when empty).
+  virtual Status FlushRowGroup() = 0;
+  // Finishes the file (footer) and makes it visible. Returns the final metadata.
+  virtual Result<FileMetaData> Close() = 0;
+  // Discards everything; nothing is left behind.
+  virtual void Abandon() = 0;
+  virtual const Schema& schema() const = 0;
+  // Bytes written so far plus buffered, for size-targeted file rolling.
+  virtual int64_t EstimatedFileSize() const = 0;
+};
+
+}  // namespace lithify::parquet

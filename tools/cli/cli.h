@@ -1,0 +1,36 @@
+// The lithify command-line front end: flag parsing and rendering only, no logic.
+//
+// Every command registers a CLI11 subcommand and a runner. main() parses, runs the
+// selected runner and maps its Status to the exit code: 0 ok, 1 failure, 2 usage error
+// (CLI11 parse errors and InvalidArgument raised while interpreting flags).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+#include "lithify/base/status.h"
+
+namespace lithify::cli {
+
+struct Context {
+  bool json = false;      // --json: machine-readable output on stdout
+  bool progress = false;  // stderr is a terminal: long work may show progress
+};
+
+// A selected command: runs with the parsed context. A Status with code
+// kInvalidArgument whose message starts with "usage: " exits 2; other errors exit 1.
+using Runner = std::function<Status(const Context&)>;
+
+// Each command file provides one Register function; `selected` receives the runner of
+// the subcommand the user chose.
+void RegisterParquetCommands(CLI::App& app, Runner* selected);
+
+// A usage error (exit code 2) raised after parsing, e.g. conflicting flags.
+template <typename... Args>
+Status UsageError(fmt::format_string<Args...> f, Args&&... a) {
+  return Status::InvalidArgument("usage: {}", fmt::format(f, std::forward<Args>(a)...));
+}
+
+}  // namespace lithify::cli

@@ -1,0 +1,74 @@
+// lithify: keeps lakehouse tables healthy. See `lithify --help`.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/base/version.h"
+#include "tools/cli/cli.h"
+
+namespace lithify::cli {
+namespace {
+
+bool IsUsageError(const Status& s) {
+  return s.IsInvalidArgument() && s.message().rfind("usage: ", 0) == 0;
+}
+
+int ReportError(const Status& s, const Context& ctx) {
+  std::string msg = IsUsageError(s) ? s.message().substr(7) : s.message();
+  if (ctx.json) {
+    nlohmann::json j = {{"error", {{"code", std::string(StatusCodeName(s.code()))},
+                                   {"message", msg}}}};
+    std::cout << j.dump() << std::endl;
+  }
+  std::cerr << "lithify: error: " << msg << std::endl;
+  return IsUsageError(s) ? 2 : 1;
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"lithify: reads, writes and maintains lakehouse tables (Delta Lake).\n"
+               "Exit codes: 0 ok, 1 failure, 2 usage error.",
+               "lithify"};
+  app.set_version_flag("--version", std::string("lithify ") + kVersion);
+  app.require_subcommand(1);
+  app.fallthrough(true);
+  Context ctx;
+  ctx.progress = isatty(STDERR_FILENO) != 0;
+  app.add_flag("--json", ctx.json, "Machine-readable JSON output on stdout");
+  Runner selected;
+  RegisterParquetCommands(app, &selected);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  if (!selected) {
+    std::cerr << app.help();
+    return 2;
+  }
+  Status st;
+  try {
+    st = selected(ctx);
+  } catch (const std::bad_alloc&) {
+    st = Status::Internal("out of memory");
+  } catch (const std::exception& e) {
+    st = Status::Internal("unexpected exception: {}", e.what());
+  }
+  if (!st.ok()) return ReportError(st, ctx);
+  return 0;
+}
+
+}  // namespace
+}  // namespace lithify::cli
+
+int main(int argc, char** argv) { return lithify::cli::Main(argc, argv); }
