@@ -31,14 +31,20 @@ class RleBitPackedDecoder {
  public:
   // `data` holds the runs (no length prefix). bit_width in [0, 32].
   RleBitPackedDecoder(const uint8_t* data, size_t size, int bit_width);
-  // Decodes exactly `n` values into `out`. Corruption if the runs end early or a
-  // bit-packed run is truncated.
+  // Decodes exactly `n` values into `out`. Corruption if the runs end before `n`
+  // values or bit_width is outside [0, 32]. A final bit-packed run cut short (some
+  // writers omit its padding bytes) yields the values whose bits are all present. RLE
+  // run values are masked to bit_width bits.
   Status Decode(uint32_t* out, size_t n);
   Status Decode(int16_t* out, size_t n);  // levels
   // Bytes consumed so far (exact only after the last needed run).
   size_t position() const;
  private:
   Status NextRun();
+  template <typename T>
+  Status DecodeImpl(T* out, size_t n);
+  template <typename T>
+  void UnpackFromRun(T* out, size_t n);
   const uint8_t* data_;
   size_t size_;
   size_t pos_ = 0;
@@ -51,6 +57,10 @@ class RleBitPackedDecoder {
   uint64_t packed_index_ = 0;        // next value index inside the bit-packed run
 };
 
+// Encoder policy: values are bit-packed in groups of 8; a run of >= 8 equal values that
+// still holds >= 8 values after completing the open group becomes an RLE run. Values
+// are masked to bit_width bits. bit_width in [0, 32].
+
 class RleBitPackedEncoder {
  public:
   explicit RleBitPackedEncoder(int bit_width);
@@ -62,7 +72,9 @@ class RleBitPackedEncoder {
   // Upper bound of the encoded size of what has been Put so far.
   size_t EstimatedSize() const;
  private:
-  void FlushPending();
+  void FlushPending();  // ends the current run of equal values (repeat_*)
+  void WriteLiteral(const uint32_t* values, size_t count);  // count % 8 == 0
+  void WriteRle(uint32_t value, uint64_t count);
   int bit_width_;
   Buffer bytes_;
   std::vector<uint32_t> pending_;  // values not yet committed to a run
@@ -80,6 +92,9 @@ Status DecodeBitPackedLevelsLegacy(const uint8_t* data, size_t size, int bit_wid
 // `fixed_out` (`type_length` bytes each for FIXED_LEN_BYTE_ARRAY); BYTE_ARRAY values
 // appended as data to `data_out` with offsets appended to `offsets_out` (which already
 // holds at least the leading 0 / previous end). Returns bytes consumed.
+// Each new offset is data_out->size() after appending the value, so the last existing
+// offset must equal data_out->size() on entry (an empty offsets_out gets that leading
+// entry added). A FIXED_LEN_BYTE_ARRAY type_length <= 0 is Corruption.
 // BOOLEAN PLAIN is bit-packed LSB-first; output is one byte per value.
 Result<size_t> DecodePlain(PhysicalType type, int32_t type_length, ByteView in, size_t n,
                            Buffer* fixed_out, std::vector<int64_t>* offsets_out,
@@ -94,14 +109,23 @@ void EncodePlainByteArray(const int64_t* offsets, const uint8_t* data, size_t n,
 
 // ---------------------------------------------------------------- DELTA_BINARY_PACKED
 // INT32 (is_64 = false) or INT64. Decodes `n` values (the page may hold more: the header
-// says the total; decoding stops after n). Returns bytes consumed (meaningful when all
-// values of the header were decoded, which DELTA_LENGTH_BYTE_ARRAY relies on).
+// says the total) into `out` (n * 4 or n * 8 bytes, any alignment). Returns the bytes
+// the whole stream occupies (the remaining blocks are skipped, not decoded), which
+// DELTA_LENGTH_BYTE_ARRAY relies on. Corruption if n > the header's total, a miniblock
+// width exceeds 64, or any miniblock entered is not fully present. Miniblocks of any
+// multiple of 8 values are accepted (the spec asks for multiples of 32). Arithmetic
+// wraps (2's complement) as the spec requires. An empty `in` with n == 0 is accepted
+// (returns 0), as are n == 0 decodes of any valid stream.
+// Encoding uses blocks of 128 values in 4 miniblocks, like parquet-mr and parquet-cpp.
 Result<size_t> DecodeDeltaBinaryPacked(ByteView in, size_t n, bool is_64, uint8_t* out);
 // Reads only the header's total value count.
 Result<uint64_t> DeltaBinaryPackedCount(ByteView in);
 void EncodeDeltaBinaryPacked(const uint8_t* values, size_t n, bool is_64, Buffer* out);
 
 // ---------------------------------------------------------------- DELTA_LENGTH_BYTE_ARRAY
+// Offsets follow the PLAIN convention (appended; offsets index into data_out, so they
+// continue from data_out->size()). Returns bytes consumed by the first n values.
+// Corruption for negative lengths or lengths beyond the data present.
 Result<size_t> DecodeDeltaLengthByteArray(ByteView in, size_t n,
                                           std::vector<int64_t>* offsets_out,
                                           Buffer* data_out);
@@ -110,7 +134,10 @@ void EncodeDeltaLengthByteArray(const int64_t* offsets, const uint8_t* data, siz
 
 // ---------------------------------------------------------------- DELTA_BYTE_ARRAY
 // For BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (fixed values go to `fixed_out` when
-// type == kFixedLenByteArray, else to offsets/data).
+// type == kFixedLenByteArray, else to offsets/data). Corruption when a prefix exceeds
+// the previous value or a FIXED_LEN_BYTE_ARRAY value has the wrong length. Prefix
+// sharing lets a tiny page expand enormously, so decoding more than 1 GiB of values
+// from one call is NotSupported.
 Result<size_t> DecodeDeltaByteArray(PhysicalType type, int32_t type_length, ByteView in,
                                     size_t n, Buffer* fixed_out,
                                     std::vector<int64_t>* offsets_out, Buffer* data_out);

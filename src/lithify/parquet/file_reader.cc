@@ -1,1 +1,280 @@
-// placeholder: to be implemented
+#include "lithify/parquet/file_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+#include <cstring>
+#include <utility>
+
+#include "lithify/base/macros.h"
+#include "lithify/parquet/column_reader.h"
+
+namespace lithify::parquet {
+namespace {
+
+constexpr size_t kMagicSize = 4;
+constexpr size_t kTailSize = 8;  // footer length + magic
+constexpr char kMagic[] = "PAR1";
+constexpr char kEncryptedMagic[] = "PARE";
+// PARQUET-816: parquet-mr before 1.2.9 under-reported total_compressed_size by up to
+// the dictionary page header; other readers extend the range by this much.
+constexpr int64_t kMaxDictionaryHeaderSize = 100;
+
+struct ChunkRange {
+  int64_t offset = 0;
+  int64_t length = 0;
+};
+
+bool HasMagic(const uint8_t* p, const char* magic) { return std::memcmp(p, magic, 4) == 0; }
+
+bool NeedsChunkPadding(const std::optional<std::string>& created_by) {
+  if (!created_by) return false;
+  constexpr std::string_view kPrefix = "parquet-mr version ";
+  std::string_view s = *created_by;
+  if (s.substr(0, kPrefix.size()) != kPrefix) return false;
+  s.remove_prefix(kPrefix.size());
+  int parts[3] = {0, 0, 0};
+  for (int& part : parts) {
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), part);
+    if (ec != std::errc()) return false;
+    s.remove_prefix(static_cast<size_t>(p - s.data()));
+    if (!s.empty() && s.front() == '.') s.remove_prefix(1);
+  }
+  return std::make_tuple(parts[0], parts[1], parts[2]) < std::make_tuple(1, 2, 9);
+}
+
+// The byte range of a column chunk: it starts at the dictionary page when there is a
+// plausible one, else at the first data page. Writers that set dictionary_page_offset
+// to 0 (or past the data page) without a dictionary are tolerated by taking the
+// smallest valid offset.
+Result<ChunkRange> ComputeChunkRange(const ColumnMetaData& md, int64_t data_end, bool pad) {
+  // Writers leave the offsets of an empty chunk (0 values) at 0; nothing is read then.
+  if (md.num_values == 0) return ChunkRange{};
+  int64_t start = md.data_page_offset;
+  if (md.dictionary_page_offset.has_value() && *md.dictionary_page_offset >= 4 &&
+      *md.dictionary_page_offset < start) {
+    start = *md.dictionary_page_offset;
+  }
+  if (start < static_cast<int64_t>(kMagicSize) || start >= data_end) {
+    return Status::Corruption("column chunk offset {} outside the file's data [4, {})", start,
+                              data_end);
+  }
+  if (md.total_compressed_size < 0 || md.total_compressed_size > data_end - start) {
+    return Status::Corruption(
+        "column chunk [{}, +{}) extends past the file's data, which ends at {}", start,
+        md.total_compressed_size, data_end);
+  }
+  int64_t length = md.total_compressed_size;
+  if (pad) length = std::min(length + kMaxDictionaryHeaderSize, data_end - start);
+  return ChunkRange{start, length};
+}
+
+class FileReaderImpl final : public FileReader {
+ public:
+  FileReaderImpl(std::unique_ptr<io::RandomAccessFile> file, ReadOptions options,
+                 FileMetaData metadata, Schema schema, std::vector<int64_t> first_rows,
+                 std::vector<ChunkRange> ranges)
+      : file_(std::move(file)),
+        options_(options),
+        metadata_(std::move(metadata)),
+        schema_(std::move(schema)),
+        path_(file_->path()),
+        first_rows_(std::move(first_rows)),
+        ranges_(std::move(ranges)) {}
+
+  const FileMetaData& metadata() const override { return metadata_; }
+  const Schema& schema() const override { return schema_; }
+  const std::string& path() const override { return path_; }
+  int64_t RowGroupFirstRow(int rg) const override {
+    return rg >= 0 && rg < static_cast<int>(first_rows_.size()) ? first_rows_[rg] : -1;
+  }
+  Result<RowBatch> ReadRowGroup(int rg, const std::vector<int>& leaves) override;
+
+ private:
+  Status ReadColumn(int rg, int leaf, ColumnData* out);
+
+  std::unique_ptr<io::RandomAccessFile> file_;
+  ReadOptions options_;
+  FileMetaData metadata_;
+  Schema schema_;
+  std::string path_;
+  std::vector<int64_t> first_rows_;
+  std::vector<ChunkRange> ranges_;  // [rg * num_leaves + leaf]
+  Buffer chunk_;                    // the compressed chunk being decoded (reused)
+  internal::ColumnChunkReader column_reader_;
+};
+
+Result<RowBatch> FileReaderImpl::ReadRowGroup(int rg, const std::vector<int>& leaves) {
+  if (rg < 0 || rg >= num_row_groups()) {
+    return Status::InvalidArgument("{}: row group {} out of range (the file has {})", path_,
+                                   rg, num_row_groups());
+  }
+  std::vector<int> all;
+  const std::vector<int>* wanted = &leaves;
+  if (leaves.empty()) {
+    all.resize(schema_.num_leaves());
+    for (int i = 0; i < schema_.num_leaves(); ++i) all[i] = i;
+    wanted = &all;
+  }
+  RowBatch batch;
+  batch.num_rows = metadata_.row_groups[rg].num_rows;
+  batch.first_row_index = first_rows_[rg];
+  batch.columns.resize(wanted->size());
+  for (size_t i = 0; i < wanted->size(); ++i) {
+    int leaf = (*wanted)[i];
+    if (leaf < 0 || leaf >= schema_.num_leaves()) {
+      return Status::InvalidArgument("{}: leaf column {} out of range (the file has {})",
+                                     path_, leaf, schema_.num_leaves());
+    }
+    LITHIFY_RETURN_NOT_OK_CTX(ReadColumn(rg, leaf, &batch.columns[i]),
+                              "{}: row group {}: column '{}'", path_, rg,
+                              schema_.leaf(leaf).dotted_path);
+  }
+  return batch;
+}
+
+Status FileReaderImpl::ReadColumn(int rg, int leaf, ColumnData* out) {
+  const ChunkRange& range = ranges_[static_cast<size_t>(rg) * schema_.num_leaves() + leaf];
+  const ColumnMetaData& meta = *metadata_.row_groups[rg].columns[leaf].meta_data;
+  chunk_.Resize(static_cast<size_t>(range.length));
+  if (range.length > 0) {
+    LITHIFY_RETURN_NOT_OK(file_->ReadAt(static_cast<uint64_t>(range.offset),
+                                        static_cast<size_t>(range.length), chunk_.data()));
+  }
+  internal::ChunkReadOptions opts;
+  opts.verify_checksums = options_.verify_checksums;
+  opts.max_decoded_bytes = options_.max_decoded_chunk_bytes;
+  out->leaf_index = leaf;
+  return column_reader_.Read(schema_.leaf(leaf), meta, chunk_.view(),
+                             metadata_.row_groups[rg].num_rows, opts, out);
+}
+
+// Checks every row group against the schema and computes chunk ranges and first rows.
+Status ValidateRowGroups(const std::string& path, const FileMetaData& md, const Schema& schema,
+                         int64_t data_end, std::vector<int64_t>* first_rows,
+                         std::vector<ChunkRange>* ranges) {
+  bool pad = NeedsChunkPadding(md.created_by);
+  int64_t row = 0;
+  size_t num_leaves = static_cast<size_t>(schema.num_leaves());
+  for (size_t rg = 0; rg < md.row_groups.size(); ++rg) {
+    const RowGroup& group = md.row_groups[rg];
+    if (group.num_rows < 0 || group.num_rows > INT64_MAX - row) {
+      return Status::Corruption("{}: row group {}: invalid num_rows {}", path, rg,
+                                group.num_rows);
+    }
+    first_rows->push_back(row);
+    row += group.num_rows;
+    if (group.columns.size() != num_leaves) {
+      return Status::Corruption("{}: row group {}: {} column chunks for {} leaf columns", path,
+                                rg, group.columns.size(), num_leaves);
+    }
+    for (size_t c = 0; c < num_leaves; ++c) {
+      const ColumnChunk& chunk = group.columns[c];
+      const ColumnDescriptor& descr = schema.leaf(static_cast<int>(c));
+      if (chunk.has_crypto_metadata) {
+        return Status::NotSupported(
+            "{}: column '{}' is encrypted: encrypted Parquet files are not supported", path,
+            descr.dotted_path);
+      }
+      if (!chunk.meta_data.has_value()) {
+        if (chunk.file_path.has_value()) {
+          return Status::NotSupported(
+              "{}: row group {}: column '{}': column chunks stored in another file ('{}')",
+              path, rg, descr.dotted_path, *chunk.file_path);
+        }
+        return Status::Corruption("{}: row group {}: column '{}': column chunk without metadata",
+                                  path, rg, descr.dotted_path);
+      }
+      const ColumnMetaData& meta = *chunk.meta_data;
+      if (meta.type != descr.physical_type) {
+        return Status::Corruption(
+            "{}: row group {}: column '{}': column chunk type {} but schema type {}", path, rg,
+            descr.dotted_path, PhysicalTypeName(meta.type),
+            PhysicalTypeName(descr.physical_type));
+      }
+      LITHIFY_ASSIGN_OR_RETURN_CTX(ChunkRange range, ComputeChunkRange(meta, data_end, pad),
+                                   "{}: row group {}: column '{}'", path, rg,
+                                   descr.dotted_path);
+      ranges->push_back(range);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(std::unique_ptr<io::RandomAccessFile> file,
+                                                     ReadOptions options) {
+  if (!file) return Status::InvalidArgument("FileReader::Open: null file");
+  const std::string path = file->path();
+  uint64_t size = file->size();
+  if (size < 2 * kMagicSize + 4) {
+    return Status::Corruption("{}: {} bytes is too small to be a Parquet file", path, size);
+  }
+  uint8_t tail[kTailSize];
+  LITHIFY_RETURN_NOT_OK(file->ReadAt(size - kTailSize, kTailSize, tail));
+  if (HasMagic(tail + 4, kEncryptedMagic)) {
+    return Status::NotSupported("{}: encrypted Parquet files (PARE footer) are not supported",
+                                path);
+  }
+  if (!HasMagic(tail + 4, kMagic)) {
+    return Status::Corruption("{}: not a Parquet file (no PAR1 magic at the end)", path);
+  }
+  uint8_t head[kMagicSize];
+  LITHIFY_RETURN_NOT_OK(file->ReadAt(0, kMagicSize, head));
+  if (!HasMagic(head, kMagic)) {
+    return Status::Corruption("{}: not a Parquet file (no PAR1 magic at the start)", path);
+  }
+  uint32_t footer_len = static_cast<uint32_t>(tail[0]) | (static_cast<uint32_t>(tail[1]) << 8) |
+                        (static_cast<uint32_t>(tail[2]) << 16) |
+                        (static_cast<uint32_t>(tail[3]) << 24);
+  if (footer_len == 0 || footer_len > size - kTailSize - kMagicSize) {
+    return Status::Corruption("{}: footer length {} out of range for a file of {} bytes", path,
+                              footer_len, size);
+  }
+  uint64_t footer_start = size - kTailSize - footer_len;
+  LITHIFY_ASSIGN_OR_RETURN(Buffer footer, file->Read(footer_start, footer_len));
+  LITHIFY_ASSIGN_OR_RETURN_CTX(FileMetaData md, ParseFileMetaData(footer.view()),
+                               "{}: footer", path);
+  if (md.has_encryption_algorithm) {
+    return Status::NotSupported(
+        "{}: encrypted Parquet files (plaintext footer with encryption) are not supported",
+        path);
+  }
+  LITHIFY_ASSIGN_OR_RETURN_CTX(Schema schema, Schema::FromElements(md.schema), "{}: schema",
+                               path);
+  std::vector<int64_t> first_rows;
+  std::vector<ChunkRange> ranges;
+  LITHIFY_RETURN_NOT_OK(ValidateRowGroups(path, md, schema, static_cast<int64_t>(footer_start),
+                                          &first_rows, &ranges));
+  return std::unique_ptr<FileReader>(
+      new FileReaderImpl(std::move(file), options, std::move(md), std::move(schema),
+                         std::move(first_rows), std::move(ranges)));
+}
+
+Result<std::unique_ptr<FileReader>> FileReader::Open(io::FileSystem* fs, std::string_view path,
+                                                     ReadOptions options) {
+  if (fs == nullptr) return Status::InvalidArgument("FileReader::Open: null file system");
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<io::RandomAccessFile> file, fs->OpenForRead(path));
+  return Open(std::move(file), options);
+}
+
+Result<std::vector<int>> ResolveColumns(const Schema& schema,
+                                        const std::vector<std::string>& names) {
+  std::vector<int> out;
+  std::vector<bool> seen(static_cast<size_t>(schema.num_leaves()), false);
+  for (const std::string& name : names) {
+    LITHIFY_ASSIGN_OR_RETURN(int node, schema.FindNode(name));
+    // A name that covers leaves already selected adds only the new ones, so "a, a.b"
+    // reads each column once, in first-mention order.
+    for (int leaf : schema.LeavesUnder(node)) {
+      if (!seen[leaf]) {
+        seen[leaf] = true;
+        out.push_back(leaf);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace lithify::parquet

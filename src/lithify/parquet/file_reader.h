@@ -25,6 +25,10 @@ namespace lithify::parquet {
 struct ReadOptions {
   // Verify page CRCs when present (Corruption on mismatch).
   bool verify_checksums = true;
+  // Upper bound of one column chunk's decoded levels + values (and of one decompressed
+  // page). A few bytes of RLE can claim billions of values, so hostile input is cut off
+  // here with NotSupported instead of exhausting memory. Fuzz targets set it lower.
+  int64_t max_decoded_chunk_bytes = int64_t{2} << 30;
 };
 
 class FileReader {

@@ -6,6 +6,33 @@
 // unknown union members are skipped on parse (forward compatibility) and never written.
 // These are plain values: copyable, no invariants beyond what the format states, safe to
 // share read-only across threads.
+//
+// Enum policy on parse (values outside the enumerators never cause UB: every enum has a
+// fixed underlying type):
+//   - PhysicalType, ConvertedType, Repetition: closed sets; other values are Corruption
+//     (Repetition VECTOR = 3, a recent format addition, is NotSupported).
+//   - Encoding, CompressionCodec, PageType: newer writers add values, so any
+//     non-negative value is kept verbatim. Consumers must treat values they do not list
+//     as NotSupported when they actually need them (the *Name functions say "UNKNOWN").
+// Validation on parse:
+//   - Negative values are Corruption for the counts, sizes and offsets readers compute
+//     with (page sizes/counts, ColumnMetaData num_values/sizes/offsets, page/column
+//     index and bloom filter locations, RowGroup and FileMetaData num_rows,
+//     type_length, num_children, SortingColumn.column_idx). Purely informational
+//     fields (RowGroup file_offset/total_*/ordinal, ColumnChunk.file_offset, Statistics
+//     counts) are not checked: real writers have emitted wrong values there.
+//   - Required fields readers depend on must be present: PageHeader type and sizes and
+//     the sub-header matching its type, ColumnMetaData type/codec/num_values/sizes/
+//     data_page_offset, RowGroup columns/num_rows, FileMetaData schema/num_rows/
+//     row_groups; the schema must be non-empty. Others default (ColumnChunk.file_offset
+//     0, level encodings RLE, SchemaElement.name "").
+//   - A known field id arriving with a different wire type is skipped like an unknown
+//     field (Thrift semantics; an old parquet-mr fork reused an id), so it then counts
+//     as absent.
+//   - Bytes after the FileMetaData struct are allowed (a plaintext-footer signature).
+// Semantic checks (schema tree shape, decimal precision/scale, path_in_schema matching
+// the schema, num_rows matching the row groups -- parquet-rs 0.3.0 wrote 0) are left to
+// the schema and reader layers.
 #pragma once
 
 #include <cstdint>
@@ -91,6 +118,7 @@ struct LogicalType {
   // kInteger
   int8_t bit_width = 0;
   bool is_signed = true;
+  bool operator==(const LogicalType&) const = default;
 };
 
 // parquet.thrift `Statistics`. Values are PLAIN-encoded (without length prefix for
@@ -104,6 +132,7 @@ struct Statistics {
   std::optional<std::string> min_value;  // field 6
   std::optional<bool> is_max_value_exact;
   std::optional<bool> is_min_value_exact;
+  bool operator==(const Statistics&) const = default;
 };
 
 struct SchemaElement {
@@ -117,6 +146,7 @@ struct SchemaElement {
   std::optional<int32_t> precision;
   std::optional<int32_t> field_id;
   LogicalType logical_type;                  // kind kNone when absent
+  bool operator==(const SchemaElement&) const = default;
 };
 
 struct DataPageHeader {
@@ -125,12 +155,14 @@ struct DataPageHeader {
   Encoding definition_level_encoding = Encoding::kRle;
   Encoding repetition_level_encoding = Encoding::kRle;
   std::optional<Statistics> statistics;
+  bool operator==(const DataPageHeader&) const = default;
 };
 
 struct DictionaryPageHeader {
   int32_t num_values = 0;
   Encoding encoding = Encoding::kPlain;
   std::optional<bool> is_sorted;
+  bool operator==(const DictionaryPageHeader&) const = default;
 };
 
 struct DataPageHeaderV2 {
@@ -142,6 +174,7 @@ struct DataPageHeaderV2 {
   int32_t repetition_levels_byte_length = 0;
   bool is_compressed = true;  // thrift default true
   std::optional<Statistics> statistics;
+  bool operator==(const DataPageHeaderV2&) const = default;
 };
 
 struct PageHeader {
@@ -152,23 +185,27 @@ struct PageHeader {
   std::optional<DataPageHeader> data_page_header;
   std::optional<DictionaryPageHeader> dictionary_page_header;
   std::optional<DataPageHeaderV2> data_page_header_v2;
+  bool operator==(const PageHeader&) const = default;
 };
 
 struct KeyValue {
   std::string key;
   std::optional<std::string> value;
+  bool operator==(const KeyValue&) const = default;
 };
 
 struct SortingColumn {
   int32_t column_idx = 0;
   bool descending = false;
   bool nulls_first = false;
+  bool operator==(const SortingColumn&) const = default;
 };
 
 struct PageEncodingStats {
   PageType page_type = PageType::kDataPage;
   Encoding encoding = Encoding::kPlain;
   int32_t count = 0;
+  bool operator==(const PageEncodingStats&) const = default;
 };
 
 struct ColumnMetaData {
@@ -187,6 +224,7 @@ struct ColumnMetaData {
   std::vector<PageEncodingStats> encoding_stats;
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
+  bool operator==(const ColumnMetaData&) const = default;
 };
 
 struct ColumnChunk {
@@ -198,7 +236,9 @@ struct ColumnChunk {
   std::optional<int64_t> column_index_offset;
   std::optional<int32_t> column_index_length;
   bool has_crypto_metadata = false;         // field 8 present: column is encrypted
+                                            // (serialized as ENCRYPTION_WITH_FOOTER_KEY)
   std::optional<std::string> encrypted_column_metadata;
+  bool operator==(const ColumnChunk&) const = default;
 };
 
 struct RowGroup {
@@ -209,11 +249,15 @@ struct RowGroup {
   std::optional<int64_t> file_offset;
   std::optional<int64_t> total_compressed_size;
   std::optional<int16_t> ordinal;
+  bool operator==(const RowGroup&) const = default;
 };
 
 // parquet.thrift `ColumnOrder` union: TYPE_ORDER (field 1) or something unknown.
+// false (e.g. IEEE_754_TOTAL_ORDER) serializes as an empty union, which readers treat as
+// an unknown order, i.e. they ignore min/max.
 struct ColumnOrder {
   bool type_defined_order = true;
+  bool operator==(const ColumnOrder&) const = default;
 };
 
 struct FileMetaData {
@@ -225,13 +269,16 @@ struct FileMetaData {
   std::optional<std::string> created_by;
   std::vector<ColumnOrder> column_orders;
   bool has_encryption_algorithm = false;  // plaintext footer of an encrypted file
+                                          // (serialized as AES_GCM_V1 without AAD)
   std::optional<std::string> footer_signing_key_metadata;
+  bool operator==(const FileMetaData&) const = default;
 };
 
 // Parses a Thrift-compact FileMetaData (the footer bytes between the start of the
 // footer and the 4-byte length). Corruption on malformed or truncated input; never
 // reads outside `bytes`; nesting depth and container sizes are bounded so hostile input
-// cannot exhaust memory or the stack.
+// cannot exhaust memory or the stack (decoded vectors use at most ~192 bytes per input
+// byte, 16 MiB minimum). Whatever parses also parses again after SerializeFileMetaData.
 Result<FileMetaData> ParseFileMetaData(ByteView bytes);
 
 // Parses one PageHeader at the start of `bytes`; sets *header_size to the number of

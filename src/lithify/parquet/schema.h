@@ -38,6 +38,12 @@ struct SchemaNode {
   // Logical interpretation (see NodeKind). For kList: element_node is the node holding
   // each element and repeated_node the repeated group/field that marks entries. For
   // kMap: repeated_node is the repeated key_value group.
+  // A bare repeated field (not the middle level of a LIST/MAP; LogicalTypes.md: "a
+  // required list of required elements") is kList with repeated_node == element_node ==
+  // the node itself: its element reads as the node taken once (a primitive for a leaf,
+  // a struct of its children for a group). A non-root element without repetition_type
+  // reads as kRequired; a LIST/MAP annotation whose shape fits no compatibility rule is
+  // ignored (the group reads as kStruct).
   NodeKind kind = NodeKind::kPrimitive;
   int repeated_node = -1;
   int element_node = -1;
