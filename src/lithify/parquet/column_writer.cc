@@ -1,1 +1,399 @@
-// placeholder: to be implemented
+#include "lithify/parquet/column_writer.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "lithify/base/macros.h"
+#include "lithify/parquet/compression.h"
+
+namespace lithify::parquet {
+namespace {
+
+// Pages never hold more level entries than this, so DataPageHeader.num_values (int32)
+// cannot overflow even for columns whose levels encode to almost nothing.
+constexpr int64_t kMaxPageLevels = 1 << 20;
+// Level entries handled between two page-size checks (before row alignment).
+constexpr int64_t kMaxMiniBatch = 4096;
+
+// Finalizer of MurmurHash3: cheap and good enough for 4/8-byte keys, whose low bits
+// index the table.
+inline uint64_t Mix64(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdULL;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ULL;
+  k ^= k >> 33;
+  return k;
+}
+
+template <int kWidth>
+inline uint64_t HashFixed(const uint8_t* p, size_t width) {
+  if constexpr (kWidth == 4) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return Mix64(v);
+  } else if constexpr (kWidth == 8) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return Mix64(v);
+  } else {
+    return XXH3_64bits(p, width);
+  }
+}
+
+void PutU32(Buffer* b, size_t pos, uint32_t v) { std::memcpy(b->data() + pos, &v, 4); }
+
+// Appends a 4-byte length prefix followed by the encoder's runs.
+void AppendLevels(RleBitPackedEncoder* enc, Buffer* out) {
+  size_t len_pos = out->size();
+  out->Resize(len_pos + 4);
+  enc->Flush(out);
+  PutU32(out, len_pos, static_cast<uint32_t>(out->size() - len_pos - 4));
+}
+
+}  // namespace
+
+ColumnChunkWriter::ColumnChunkWriter(const ColumnDescriptor& descr,
+                                     const WriterOptions& options)
+    : descr_(descr),
+      options_(options),
+      type_(descr.physical_type),
+      max_def_(descr.max_def),
+      max_rep_(descr.max_rep),
+      def_encoder_(BitWidth(static_cast<uint64_t>(descr.max_def))),
+      rep_encoder_(BitWidth(static_cast<uint64_t>(descr.max_rep))),
+      stats_(*descr.element, options.max_statistics_size) {
+  switch (type_) {
+    case PhysicalType::kBoolean: value_width_ = 1; break;
+    case PhysicalType::kInt32: case PhysicalType::kFloat: value_width_ = 4; break;
+    case PhysicalType::kInt64: case PhysicalType::kDouble: value_width_ = 8; break;
+    case PhysicalType::kInt96: value_width_ = 12; break;
+    case PhysicalType::kFixedLenByteArray: value_width_ = descr.type_length; break;
+    case PhysicalType::kByteArray: value_width_ = 0; break;
+  }
+  ResetChunk();
+}
+
+void ColumnChunkWriter::ResetChunk() {
+  dict_mode_ = options_.enable_dictionary && type_ != PhysicalType::kBoolean;
+  dict_plain_.Clear();
+  entry_pos_.clear();
+  entry_hash_.clear();
+  slots_.assign(dict_mode_ ? 1024 : 0, 0);
+  slot_mask_ = slots_.empty() ? 0 : slots_.size() - 1;
+  indices_.clear();
+  plain_values_.Clear();
+  page_levels_ = 0;
+  data_pages_.Clear();
+  chunk_levels_ = 0;
+  data_uncompressed_ = 0;
+  dict_data_pages_ = 0;
+  plain_data_pages_ = 0;
+  stats_.Reset();
+}
+
+int64_t ColumnChunkWriter::PageEstimate() const {
+  int64_t levels = static_cast<int64_t>(def_encoder_.EstimatedSize() + rep_encoder_.EstimatedSize());
+  if (dict_mode_) {
+    int bw = std::max(1, BitWidth(entry_pos_.empty() ? 0 : entry_pos_.size() - 1));
+    return levels + 1 + (static_cast<int64_t>(indices_.size()) * bw + 7) / 8;
+  }
+  if (type_ == PhysicalType::kBoolean) return levels + static_cast<int64_t>(plain_values_.size() + 7) / 8;
+  return levels + static_cast<int64_t>(plain_values_.size());
+}
+
+int64_t ColumnChunkWriter::EstimatedSize() const {
+  int64_t dict = dict_mode_ || dict_data_pages_ > 0 ? static_cast<int64_t>(dict_plain_.size()) : 0;
+  return static_cast<int64_t>(data_pages_.size()) + dict + PageEstimate();
+}
+
+Status ColumnChunkWriter::Write(const ColumnData& col, int64_t level_begin, int64_t level_end,
+                                int64_t value_begin, int64_t* values_consumed) {
+  const int16_t* def = max_def_ > 0 ? col.def_levels.data() : nullptr;
+  const int16_t* rep = max_rep_ > 0 ? col.rep_levels.data() : nullptr;
+  // Bytes one level entry adds to a page, roughly, to size the steps between checks.
+  int64_t per_level = value_width_ > 0 ? value_width_ : 4;
+  if (value_width_ == 0 && col.values.count > 0) {
+    per_level += static_cast<int64_t>(col.values.data.size()) / col.values.count;
+  }
+  int64_t pos = level_begin;
+  int64_t v = value_begin;
+  while (pos < level_end) {
+    int64_t room = std::max<int64_t>(options_.page_size_bytes - PageEstimate(), 0);
+    int64_t step = std::clamp<int64_t>(room / per_level, 1, kMaxMiniBatch);
+    int64_t end = std::min(level_end, pos + step);
+    if (rep != nullptr) {
+      while (end < level_end && rep[end] != 0) ++end;  // pages start at rows
+    }
+    int64_t n_levels = end - pos;
+    int64_t n_values = n_levels;
+    if (def != nullptr) {
+      n_values = 0;
+      for (int64_t i = pos; i < end; ++i) n_values += def[i] == max_def_;
+      def_encoder_.PutLevels(def + pos, static_cast<size_t>(n_levels));
+    }
+    if (rep != nullptr) rep_encoder_.PutLevels(rep + pos, static_cast<size_t>(n_levels));
+    stats_.AddNulls(n_levels - n_values);
+    if (n_values > 0) {
+      stats_.AddValues(col.values, v, v + n_values);
+      LITHIFY_RETURN_NOT_OK(AppendValues(col.values, v, v + n_values));
+    }
+    page_levels_ += n_levels;
+    chunk_levels_ += n_levels;
+    v += n_values;
+    pos = end;
+    if (PageEstimate() >= options_.page_size_bytes || page_levels_ >= kMaxPageLevels) {
+      LITHIFY_RETURN_NOT_OK(FlushPage());
+    }
+    if (dict_mode_ &&
+        static_cast<int64_t>(dict_plain_.size()) > options_.dictionary_page_size_limit) {
+      // Pages written so far keep the dictionary; the rest of the chunk is PLAIN.
+      LITHIFY_RETURN_NOT_OK(FlushPage());
+      dict_mode_ = false;
+      slots_.clear();
+      slots_.shrink_to_fit();
+      entry_hash_.clear();
+      entry_hash_.shrink_to_fit();
+    }
+  }
+  *values_consumed = v - value_begin;
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::AppendValues(const ColumnValues& values, int64_t begin, int64_t end) {
+  const int64_t n = end - begin;
+  if (dict_mode_) {
+    indices_.reserve(indices_.size() + static_cast<size_t>(n));
+    switch (value_width_) {
+      case 0: DictEncodeByteArray(values, begin, end); break;
+      case 4: DictEncodeFixed<4>(values.fixed_at(begin), n); break;
+      case 8: DictEncodeFixed<8>(values.fixed_at(begin), n); break;
+      default: DictEncodeFixed<0>(values.fixed_at(begin), n); break;
+    }
+    return Status::OK();
+  }
+  if (value_width_ > 0) {
+    plain_values_.Append(values.fixed_at(begin), static_cast<size_t>(n * value_width_));
+    return Status::OK();
+  }
+  // BYTE_ARRAY PLAIN: 4-byte little-endian length, then the bytes.
+  const int64_t* off = values.offsets.data();
+  size_t pos = plain_values_.size();
+  plain_values_.Resize(pos + static_cast<size_t>(4 * n + (off[end] - off[begin])));
+  uint8_t* dst = plain_values_.data() + pos;
+  for (int64_t i = begin; i < end; ++i) {
+    uint32_t len = static_cast<uint32_t>(off[i + 1] - off[i]);
+    std::memcpy(dst, &len, 4);
+    std::memcpy(dst + 4, values.data.data() + off[i], len);
+    dst += 4 + len;
+  }
+  return Status::OK();
+}
+
+uint32_t ColumnChunkWriter::InsertEntry(uint64_t hash, size_t slot) {
+  // The caller has appended the entry's bytes and position already.
+  uint32_t index = static_cast<uint32_t>(entry_hash_.size());
+  entry_hash_.push_back(hash);
+  slots_[slot] = index + 1;
+  if (entry_pos_.size() * 2 > slots_.size()) GrowTable();
+  return index;
+}
+
+void ColumnChunkWriter::GrowTable() {
+  slots_.assign(slots_.size() * 2, 0);
+  slot_mask_ = slots_.size() - 1;
+  for (size_t i = 0; i < entry_hash_.size(); ++i) {
+    size_t s = entry_hash_[i] & slot_mask_;
+    while (slots_[s] != 0) s = (s + 1) & slot_mask_;
+    slots_[s] = static_cast<uint32_t>(i + 1);
+  }
+}
+
+template <int kWidth>
+void ColumnChunkWriter::DictEncodeFixed(const uint8_t* p, int64_t n) {
+  const size_t w = kWidth > 0 ? kWidth : static_cast<size_t>(value_width_);
+  for (int64_t i = 0; i < n; ++i, p += w) {
+    uint64_t h = HashFixed<kWidth>(p, w);
+    size_t s = h & slot_mask_;
+    uint32_t index;
+    for (;;) {
+      uint32_t e = slots_[s];
+      if (e == 0) {
+        entry_pos_.push_back(static_cast<int64_t>(dict_plain_.size()));
+        dict_plain_.Append(p, w);
+        index = InsertEntry(h, s);
+        break;
+      }
+      if (entry_hash_[e - 1] == h &&
+          std::memcmp(dict_plain_.data() + entry_pos_[e - 1], p, w) == 0) {
+        index = e - 1;
+        break;
+      }
+      s = (s + 1) & slot_mask_;
+    }
+    indices_.push_back(index);
+  }
+}
+
+void ColumnChunkWriter::DictEncodeByteArray(const ColumnValues& values, int64_t begin,
+                                            int64_t end) {
+  const int64_t* off = values.offsets.data();
+  const uint8_t* data = values.data.data();
+  for (int64_t i = begin; i < end; ++i) {
+    const uint8_t* p = data + off[i];
+    uint32_t len = static_cast<uint32_t>(off[i + 1] - off[i]);
+    uint64_t h = XXH3_64bits(p, len);
+    size_t s = h & slot_mask_;
+    uint32_t index;
+    for (;;) {
+      uint32_t e = slots_[s];
+      if (e == 0) {
+        entry_pos_.push_back(static_cast<int64_t>(dict_plain_.size()));
+        dict_plain_.AppendValue(len);
+        dict_plain_.Append(p, len);
+        index = InsertEntry(h, s);
+        break;
+      }
+      if (entry_hash_[e - 1] == h) {
+        const uint8_t* entry = dict_plain_.data() + entry_pos_[e - 1];
+        uint32_t entry_len;
+        std::memcpy(&entry_len, entry, 4);
+        if (entry_len == len && std::memcmp(entry + 4, p, len) == 0) {
+          index = e - 1;
+          break;
+        }
+      }
+      s = (s + 1) & slot_mask_;
+    }
+    indices_.push_back(index);
+  }
+}
+
+Status ColumnChunkWriter::WritePage(PageType type, ByteView body, Encoding encoding,
+                                    int32_t num_values, Buffer* sink) {
+  if (body.size() > static_cast<size_t>(INT32_MAX)) {
+    return Status::InvalidArgument("column '{}': page of {} bytes exceeds the format's 2 GiB limit",
+                                   descr_.dotted_path, body.size());
+  }
+  ByteView payload = body;
+  if (options_.codec != CompressionCodec::kUncompressed) {
+    CompressOptions copts;
+    copts.level = options_.compression_level;
+    LITHIFY_RETURN_NOT_OK_CTX(Compress(options_.codec, body, &compressed_, copts),
+                              "column '{}'", descr_.dotted_path);
+    payload = compressed_.view();
+    if (payload.size() > static_cast<size_t>(INT32_MAX)) {
+      return Status::InvalidArgument("column '{}': compressed page exceeds 2 GiB",
+                                     descr_.dotted_path);
+    }
+  }
+  PageHeader ph;
+  ph.type = type;
+  ph.uncompressed_page_size = static_cast<int32_t>(body.size());
+  ph.compressed_page_size = static_cast<int32_t>(payload.size());
+  if (options_.write_page_checksums) ph.crc = static_cast<int32_t>(Crc32(payload));
+  if (type == PageType::kDictionaryPage) {
+    DictionaryPageHeader dh;
+    dh.num_values = num_values;
+    dh.encoding = Encoding::kPlain;
+    ph.dictionary_page_header = dh;
+  } else {
+    DataPageHeader dh;
+    dh.num_values = num_values;
+    dh.encoding = encoding;
+    ph.data_page_header = dh;
+  }
+  header_.Clear();
+  SerializePageHeader(ph, &header_);
+  sink->Append(header_.view());
+  sink->Append(payload);
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::FlushPage() {
+  if (page_levels_ == 0) return Status::OK();
+  page_body_.Clear();
+  if (max_rep_ > 0) AppendLevels(&rep_encoder_, &page_body_);
+  if (max_def_ > 0) AppendLevels(&def_encoder_, &page_body_);
+  // A page with no values while the dictionary is still empty is written PLAIN so that
+  // an all-null chunk needs no (empty) dictionary page.
+  bool use_dict = dict_mode_ && !entry_pos_.empty();
+  Encoding encoding = Encoding::kPlain;
+  if (use_dict) {
+    encoding = Encoding::kRleDictionary;
+    int bw = std::max(1, BitWidth(entry_pos_.size() - 1));
+    page_body_.PushBack(static_cast<uint8_t>(bw));
+    RleBitPackedEncoder enc(bw);
+    enc.PutMany(indices_.data(), indices_.size());
+    enc.Flush(&page_body_);
+  } else if (type_ == PhysicalType::kBoolean) {
+    EncodePlainFixed(type_, 0, plain_values_.data(), plain_values_.size(), &page_body_);
+  } else {
+    page_body_.Append(plain_values_.view());
+  }
+  if (page_levels_ > INT32_MAX) {
+    return Status::Internal("column '{}': page level count overflow", descr_.dotted_path);
+  }
+  size_t before = data_pages_.size();
+  LITHIFY_RETURN_NOT_OK(WritePage(PageType::kDataPage, page_body_.view(), encoding,
+                                  static_cast<int32_t>(page_levels_), &data_pages_));
+  size_t header_size = data_pages_.size() - before -
+                       (options_.codec == CompressionCodec::kUncompressed
+                            ? page_body_.size() : compressed_.size());
+  data_uncompressed_ += static_cast<int64_t>(header_size + page_body_.size());
+  (use_dict ? dict_data_pages_ : plain_data_pages_)++;
+  page_levels_ = 0;
+  indices_.clear();
+  plain_values_.Clear();
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::FinishChunk(io::OutputStream* out, ColumnChunk* chunk) {
+  LITHIFY_RETURN_NOT_OK(FlushPage());
+  ColumnMetaData md;
+  md.type = type_;
+  md.path_in_schema = descr_.path;
+  md.codec = options_.codec;
+  md.num_values = chunk_levels_;
+  const int64_t start = static_cast<int64_t>(out->position());
+  int64_t uncompressed = data_uncompressed_;
+  int64_t compressed = static_cast<int64_t>(data_pages_.size());
+  if (dict_data_pages_ > 0) {
+    Buffer dict_page;
+    LITHIFY_RETURN_NOT_OK(WritePage(PageType::kDictionaryPage, dict_plain_.view(),
+                                    Encoding::kPlain,
+                                    static_cast<int32_t>(entry_pos_.size()), &dict_page));
+    size_t payload = options_.codec == CompressionCodec::kUncompressed ? dict_plain_.size()
+                                                                       : compressed_.size();
+    uncompressed += static_cast<int64_t>(dict_page.size() - payload + dict_plain_.size());
+    compressed += static_cast<int64_t>(dict_page.size());
+    LITHIFY_RETURN_NOT_OK(out->Append(dict_page.view()));
+    md.dictionary_page_offset = start;
+    md.encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
+  }
+  md.data_page_offset = static_cast<int64_t>(out->position());
+  LITHIFY_RETURN_NOT_OK(out->Append(data_pages_.view()));
+  if (dict_data_pages_ > 0) {
+    md.encoding_stats.push_back({PageType::kDataPage, Encoding::kRleDictionary, dict_data_pages_});
+  }
+  if (plain_data_pages_ > 0) {
+    md.encoding_stats.push_back({PageType::kDataPage, Encoding::kPlain, plain_data_pages_});
+  }
+  if (dict_data_pages_ > 0 || plain_data_pages_ > 0) md.encodings.push_back(Encoding::kPlain);
+  if (max_def_ > 0 || max_rep_ > 0) md.encodings.push_back(Encoding::kRle);
+  if (dict_data_pages_ > 0) md.encodings.push_back(Encoding::kRleDictionary);
+  md.total_uncompressed_size = uncompressed;
+  md.total_compressed_size = compressed;
+  md.statistics = stats_.ToThrift();
+  chunk->file_path.reset();
+  chunk->file_offset = start;
+  chunk->meta_data = std::move(md);
+  ResetChunk();
+  return Status::OK();
+}
+
+}  // namespace lithify::parquet

@@ -1,1 +1,290 @@
-// placeholder: to be implemented
+#include "lithify/parquet/file_writer.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "lithify/base/macros.h"
+#include "lithify/base/version.h"
+#include "lithify/parquet/column_writer.h"
+
+namespace lithify::parquet {
+namespace {
+
+constexpr char kMagic[] = "PAR1";
+
+// Checks one column of a batch against its leaf; returns the number of rows it holds.
+Status ValidateColumn(const ColumnDescriptor& d, int leaf, const ColumnData& col,
+                      int64_t num_rows) {
+  auto fail = [&](std::string what) {
+    return Status::InvalidArgument("column '{}': {}", d.dotted_path, what);
+  };
+  if (col.leaf_index >= 0 && col.leaf_index != leaf) {
+    return fail(fmt::format("batch column {} is leaf {} of its schema, expected leaf {}", leaf,
+                            col.leaf_index, leaf));
+  }
+  const ColumnValues& v = col.values;
+  if (v.type != d.physical_type) {
+    return fail(fmt::format("values are {}, the schema says {}", PhysicalTypeName(v.type),
+                            PhysicalTypeName(d.physical_type)));
+  }
+  if (d.physical_type == PhysicalType::kFixedLenByteArray && v.type_length != d.type_length) {
+    return fail(fmt::format("values are {} bytes wide, the schema says {}", v.type_length,
+                            d.type_length));
+  }
+  const int64_t n = col.num_levels;
+  if (n < 0) return fail("negative level count");
+  if (d.max_def > 0 ? static_cast<int64_t>(col.def_levels.size()) != n : !col.def_levels.empty()) {
+    return fail(fmt::format("{} definition levels for {} level entries (max level {})",
+                            col.def_levels.size(), n, d.max_def));
+  }
+  if (d.max_rep > 0 ? static_cast<int64_t>(col.rep_levels.size()) != n : !col.rep_levels.empty()) {
+    return fail(fmt::format("{} repetition levels for {} level entries (max level {})",
+                            col.rep_levels.size(), n, d.max_rep));
+  }
+  int64_t defined = n;
+  if (d.max_def > 0) {
+    defined = 0;
+    for (int16_t l : col.def_levels) {
+      if (l < 0 || l > d.max_def) return fail(fmt::format("definition level {} out of range", l));
+      defined += l == d.max_def;
+    }
+  }
+  int64_t rows = n;
+  if (d.max_rep > 0) {
+    rows = 0;
+    for (int16_t l : col.rep_levels) {
+      if (l < 0 || l > d.max_rep) return fail(fmt::format("repetition level {} out of range", l));
+      rows += l == 0;
+    }
+    if (n > 0 && col.rep_levels[0] != 0) return fail("the first repetition level is not 0");
+  }
+  if (rows != num_rows) {
+    return fail(fmt::format("holds {} rows, the batch has {}", rows, num_rows));
+  }
+  if (v.count != defined) {
+    return fail(fmt::format("{} values for {} defined level entries", v.count, defined));
+  }
+  if (v.is_byte_array()) {
+    if (v.count == 0) return Status::OK();
+    if (static_cast<int64_t>(v.offsets.size()) != v.count + 1) {
+      return fail(fmt::format("{} offsets for {} values", v.offsets.size(), v.count));
+    }
+    if (v.offsets[0] < 0) return fail("negative offset");
+    for (int64_t i = 0; i < v.count; ++i) {
+      if (v.offsets[i + 1] < v.offsets[i]) return fail("offsets decrease");
+    }
+    if (v.offsets.back() > static_cast<int64_t>(v.data.size())) {
+      return fail("offsets point past the data");
+    }
+  } else if (static_cast<int64_t>(v.fixed.size()) != v.count * static_cast<int64_t>(v.width())) {
+    return fail(fmt::format("{} value bytes for {} values of {} bytes", v.fixed.size(), v.count,
+                            v.width()));
+  }
+  return Status::OK();
+}
+
+// Rough in-memory size of a batch, to cut it into slices small enough that row groups
+// end near their target size even when one batch is larger than a row group.
+int64_t BatchBytes(const RowBatch& batch) {
+  int64_t total = 0;
+  for (const ColumnData& c : batch.columns) {
+    total += static_cast<int64_t>(c.values.fixed.size() + c.values.data.size()) +
+             4 * c.values.count + c.num_levels / 2;
+  }
+  return total;
+}
+
+class FileWriterImpl final : public FileWriter {
+ public:
+  FileWriterImpl(std::unique_ptr<io::OutputStream> out, Schema schema, WriterOptions options)
+      : out_(std::move(out)), schema_(std::move(schema)), options_(std::move(options)) {
+    if (options_.created_by.empty()) options_.created_by = kCreatedBy;
+    columns_.reserve(static_cast<size_t>(schema_.num_leaves()));
+    for (int i = 0; i < schema_.num_leaves(); ++i) {
+      columns_.push_back(std::make_unique<ColumnChunkWriter>(schema_.leaf(i), options_));
+    }
+  }
+
+  ~FileWriterImpl() override {
+    if (state_ == State::kOpen) out_->Abort();
+  }
+
+  Status Start() { return Fail(out_->Append(AsBytes(std::string_view(kMagic, 4)))); }
+
+  Status WriteBatch(const RowBatch& batch) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    LITHIFY_RETURN_NOT_OK(Fail(Validate(batch)));
+    if (batch.num_rows == 0) return Status::OK();
+    // Rows per slice so that a slice is about an eighth of a row group.
+    const int64_t budget = std::clamp<int64_t>(options_.row_group_size_bytes / 8, 1, 16ll << 20);
+    const int64_t bytes = std::max<int64_t>(BatchBytes(batch), 1);
+    const int64_t slice_rows =
+        bytes <= budget ? batch.num_rows
+                        : std::max<int64_t>(1, static_cast<int64_t>(
+                                                   static_cast<double>(batch.num_rows) *
+                                                   static_cast<double>(budget) /
+                                                   static_cast<double>(bytes)));
+    level_pos_.assign(columns_.size(), 0);
+    value_pos_.assign(columns_.size(), 0);
+    for (int64_t row = 0; row < batch.num_rows; row += slice_rows) {
+      int64_t rows = std::min(slice_rows, batch.num_rows - row);
+      LITHIFY_RETURN_NOT_OK(Fail(WriteSlice(batch, rows)));
+      rg_rows_ += rows;
+      if (RowGroupEstimate() >= options_.row_group_size_bytes) {
+        LITHIFY_RETURN_NOT_OK(FlushRowGroup());
+      }
+    }
+    return Status::OK();
+  }
+
+  Status FlushRowGroup() override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (rg_rows_ == 0) return Status::OK();
+    RowGroup rg;
+    rg.num_rows = rg_rows_;
+    rg.columns.resize(columns_.size());
+    int64_t compressed = 0;
+    for (size_t i = 0; i < columns_.size(); ++i) {
+      LITHIFY_RETURN_NOT_OK(Fail(columns_[i]->FinishChunk(out_.get(), &rg.columns[i])));
+      const ColumnMetaData& md = *rg.columns[i].meta_data;
+      rg.total_byte_size += md.total_uncompressed_size;
+      compressed += md.total_compressed_size;
+    }
+    rg.total_compressed_size = compressed;
+    if (!rg.columns.empty()) rg.file_offset = rg.columns[0].file_offset;
+    if (metadata_.row_groups.size() <= static_cast<size_t>(INT16_MAX)) {
+      rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
+    }
+    metadata_.num_rows += rg_rows_;
+    metadata_.row_groups.push_back(std::move(rg));
+    rg_rows_ = 0;
+    return Status::OK();
+  }
+
+  Result<FileMetaData> Close() override {
+    LITHIFY_RETURN_NOT_OK(FlushRowGroup());
+    metadata_.version = 1;
+    metadata_.schema = schema_.ToElements();
+    metadata_.key_value_metadata = options_.key_value_metadata;
+    metadata_.created_by = options_.created_by;
+    metadata_.column_orders.assign(columns_.size(), ColumnOrder{});
+    Buffer footer;
+    SerializeFileMetaData(metadata_, &footer);
+    uint32_t len = static_cast<uint32_t>(footer.size());
+    footer.AppendValue(len);
+    footer.Append(std::string_view(kMagic, 4));
+    LITHIFY_RETURN_NOT_OK(Fail(out_->Append(footer.view())));
+    LITHIFY_RETURN_NOT_OK(Fail(out_->Close()));
+    state_ = State::kClosed;
+    return metadata_;
+  }
+
+  void Abandon() override {
+    if (state_ == State::kOpen) out_->Abort();
+    state_ = State::kAbandoned;
+  }
+
+  const Schema& schema() const override { return schema_; }
+
+  int64_t EstimatedFileSize() const override {
+    return static_cast<int64_t>(out_->position()) + RowGroupEstimate();
+  }
+
+ private:
+  enum class State { kOpen, kClosed, kAbandoned };
+
+  Status CheckOpen() const {
+    if (!error_.ok()) return error_;
+    if (state_ != State::kOpen) return Status::InvalidArgument("the Parquet writer is closed");
+    return Status::OK();
+  }
+
+  // Records the first error (the file is unusable after any failure) and aborts the
+  // output so nothing is left behind.
+  Status Fail(Status st) {
+    if (!st.ok() && error_.ok()) {
+      error_ = st;
+      out_->Abort();
+    }
+    return st;
+  }
+
+  Status Validate(const RowBatch& batch) const {
+    if (batch.num_rows < 0) return Status::InvalidArgument("negative row count");
+    if (batch.columns.size() != columns_.size()) {
+      return Status::InvalidArgument("batch has {} columns, the schema has {} leaves",
+                                     batch.columns.size(), columns_.size());
+    }
+    for (int i = 0; i < schema_.num_leaves(); ++i) {
+      LITHIFY_RETURN_NOT_OK(ValidateColumn(schema_.leaf(i), i, batch.columns[i], batch.num_rows));
+    }
+    return Status::OK();
+  }
+
+  // Writes the next `rows` rows of every column (from the per-column cursors).
+  Status WriteSlice(const RowBatch& batch, int64_t rows) {
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      const ColumnData& col = batch.columns[c];
+      int64_t begin = level_pos_[c];
+      int64_t end = begin + rows;
+      if (schema_.leaf(static_cast<int>(c)).max_rep > 0) {
+        // The level index where row `rows` (counting from begin) starts.
+        const int16_t* rep = col.rep_levels.data();
+        int64_t seen = 0;
+        end = begin + 1;
+        while (end < col.num_levels && !(rep[end] == 0 && ++seen == rows)) ++end;
+      }
+      int64_t consumed = 0;
+      LITHIFY_RETURN_NOT_OK(columns_[c]->Write(col, begin, end, value_pos_[c], &consumed));
+      level_pos_[c] = end;
+      value_pos_[c] += consumed;
+    }
+    return Status::OK();
+  }
+
+  int64_t RowGroupEstimate() const {
+    int64_t total = 0;
+    for (const auto& c : columns_) total += c->EstimatedSize();
+    return total;
+  }
+
+  std::unique_ptr<io::OutputStream> out_;
+  Schema schema_;
+  WriterOptions options_;
+  std::vector<std::unique_ptr<ColumnChunkWriter>> columns_;
+  FileMetaData metadata_;
+  int64_t rg_rows_ = 0;
+  State state_ = State::kOpen;
+  Status error_;
+  std::vector<int64_t> level_pos_;
+  std::vector<int64_t> value_pos_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<FileWriter>> FileWriter::Open(std::unique_ptr<io::OutputStream> out,
+                                                     Schema schema, WriterOptions options) {
+  if (out == nullptr) return Status::InvalidArgument("no output stream");
+  if (schema.num_leaves() == 0) {
+    out->Abort();
+    return Status::InvalidArgument("cannot write a Parquet file without columns");
+  }
+  if (!CanCompress(options.codec)) {
+    out->Abort();
+    return Status::NotSupported("writing {} compression", CodecName(options.codec));
+  }
+  if (options.page_size_bytes <= 0 || options.row_group_size_bytes <= 0 ||
+      options.dictionary_page_size_limit < 0 || options.max_statistics_size < 0) {
+    out->Abort();
+    return Status::InvalidArgument(
+        "page_size_bytes and row_group_size_bytes must be positive, "
+        "dictionary_page_size_limit and max_statistics_size non-negative");
+  }
+  auto writer = std::make_unique<FileWriterImpl>(std::move(out), std::move(schema),
+                                                 std::move(options));
+  LITHIFY_RETURN_NOT_OK(writer->Start());
+  return std::unique_ptr<FileWriter>(std::move(writer));
+}
+
+}  // namespace lithify::parquet

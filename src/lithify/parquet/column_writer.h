@@ -1,0 +1,111 @@
+// ColumnChunkWriter: encodes one leaf column of one row group into Parquet pages.
+//
+// Levels and dense values arrive in the levels form of column_batch.h and are encoded
+// straight into data pages (v1): repetition then definition levels (RLE hybrid with a
+// 4-byte length prefix, absent when the max level is 0), then the values. Values are
+// dictionary-encoded (RLE_DICTIONARY, dictionary of distinct value bytes in an
+// open-addressing hash table) until the dictionary's PLAIN size passes
+// dictionary_page_size_limit; later pages are PLAIN (pages already written keep the
+// dictionary; the format allows mixing). BOOLEAN is always PLAIN. Pages are cut at row
+// boundaries once they reach about page_size_bytes uncompressed, compressed one by
+// one and kept in memory until FinishChunk writes the chunk (dictionary page first) so
+// that the chunk is contiguous in the file. Statistics are kept per chunk.
+//
+// The hot path has no virtual calls and no per-value allocations. Not thread-safe;
+// one writer per column, reused across row groups.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lithify/base/buffer.h"
+#include "lithify/base/result.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/parquet/column_batch.h"
+#include "lithify/parquet/encoding.h"
+#include "lithify/parquet/file_writer.h"
+#include "lithify/parquet/metadata.h"
+#include "lithify/parquet/schema.h"
+#include "lithify/parquet/statistics.h"
+
+namespace lithify::parquet {
+
+class ColumnChunkWriter {
+ public:
+  // `descr` must outlive the writer. `options` is copied.
+  ColumnChunkWriter(const ColumnDescriptor& descr, const WriterOptions& options);
+
+  // Appends level entries [level_begin, level_end) of `col`, whose first non-null value
+  // is col.values[value_begin]. level_begin must start a row. Sets *values_consumed to
+  // the number of values those levels define. The caller has validated `col`.
+  Status Write(const ColumnData& col, int64_t level_begin, int64_t level_end,
+               int64_t value_begin, int64_t* values_consumed);
+
+  // Encoded size of the chunk so far: compressed pages, the dictionary and the page
+  // being filled (uncompressed).
+  int64_t EstimatedSize() const;
+  // Level entries written to the current chunk.
+  int64_t num_levels() const { return chunk_levels_; }
+
+  // Ends the chunk: flushes the open page, appends the dictionary page (if any data
+  // page used it) and the data pages to `out`, and fills `chunk` (offsets are absolute
+  // file positions taken from out->position()). The writer is then ready for the next
+  // row group's chunk.
+  Status FinishChunk(io::OutputStream* out, ColumnChunk* chunk);
+
+  // Page bookkeeping of the current chunk (for tests and diagnostics).
+  int dictionary_pages_used() const { return dict_data_pages_; }
+  int plain_pages() const { return plain_data_pages_; }
+
+ private:
+  Status AppendValues(const ColumnValues& values, int64_t begin, int64_t end);
+  template <int kWidth>
+  void DictEncodeFixed(const uint8_t* p, int64_t n);
+  void DictEncodeByteArray(const ColumnValues& values, int64_t begin, int64_t end);
+  uint32_t InsertEntry(uint64_t hash, size_t slot);
+  void GrowTable();
+  int64_t PageEstimate() const;
+  Status FlushPage();
+  Status WritePage(PageType type, ByteView body, Encoding encoding, int32_t num_values,
+                   Buffer* sink);
+  void ResetChunk();
+
+  const ColumnDescriptor& descr_;
+  WriterOptions options_;
+  PhysicalType type_;
+  int32_t value_width_;  // bytes per fixed-width value; 0 for BYTE_ARRAY
+  int16_t max_def_;
+  int16_t max_rep_;
+
+  // Page being filled.
+  RleBitPackedEncoder def_encoder_;
+  RleBitPackedEncoder rep_encoder_;
+  int64_t page_levels_ = 0;
+  std::vector<uint32_t> indices_;  // dictionary mode
+  Buffer plain_values_;            // PLAIN mode (BOOLEAN: one byte per value)
+
+  // Dictionary of the current chunk: PLAIN bytes (the dictionary page body), the start
+  // of each entry in it (BYTE_ARRAY: of its length prefix), and the open-addressing
+  // table of entry index + 1 (0 = empty slot).
+  bool dict_mode_ = false;
+  Buffer dict_plain_;
+  std::vector<int64_t> entry_pos_;
+  std::vector<uint64_t> entry_hash_;
+  std::vector<uint32_t> slots_;
+  uint64_t slot_mask_ = 0;
+
+  // Encoded pages of the current chunk and its metadata accumulators.
+  Buffer data_pages_;
+  int64_t chunk_levels_ = 0;
+  int64_t data_uncompressed_ = 0;  // data pages, headers included
+  int dict_data_pages_ = 0;
+  int plain_data_pages_ = 0;
+  ColumnStatistics stats_;
+
+  // Scratch, reused across pages.
+  Buffer page_body_;
+  Buffer compressed_;
+  Buffer header_;
+};
+
+}  // namespace lithify::parquet
