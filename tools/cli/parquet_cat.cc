@@ -1,11 +1,132 @@
-// placeholder: `lithify parquet cat` (to be implemented)
+// `lithify parquet cat FILE [--columns a,b.c] [--limit N] [--format jsonl|csv]`: prints
+// rows in the canonical form (lithify/parquet/rows_json.h), one row group at a time so
+// memory stays bounded by one row group of the projected columns.
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lithify/base/macros.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/parquet/file_reader.h"
+#include "lithify/parquet/rows_json.h"
 #include "tools/cli/parquet_commands.h"
 
 namespace lithify::cli {
+namespace {
+
+struct CatOptions {
+  std::string file;
+  std::vector<std::string> columns;
+  int64_t limit = -1;
+  bool limit_given = false;
+  std::string format = "jsonl";
+};
+
+// Errors from lower layers usually name the file already; make sure they always do.
+Status NameFile(const Status& st, const std::string& path) {
+  if (st.ok() || st.message().find(path) != std::string::npos) return st;
+  return st.WithContext(path);
+}
+
+Status WriteStdout(const std::string& text) {
+  if (text.empty()) return Status::OK();
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
+    return Status::IOError("writing to standard output failed");
+  }
+  return Status::OK();
+}
+
+// The top-level field (child of the root) that contains schema node `n`.
+int TopLevelField(const parquet::Schema& schema, int n) {
+  while (n > 0 && schema.node(n).parent > 0) n = schema.node(n).parent;
+  return n;
+}
+
+// Leaves to read and the top-level fields to print (in schema order). With no
+// --columns every leaf is read; a nested path selects its top-level field, which then
+// renders with only the selected members.
+Status PlanProjection(const parquet::Schema& schema, const std::vector<std::string>& columns,
+                      std::vector<int>* leaves, std::vector<int>* fields) {
+  std::vector<bool> selected(schema.nodes().size(), false);
+  if (columns.empty()) {
+    leaves->clear();  // ReadRowGroup: empty means all leaves
+    for (int leaf = 0; leaf < schema.num_leaves(); ++leaf) {
+      selected[TopLevelField(schema, schema.leaf(leaf).node)] = true;
+    }
+  } else {
+    LITHIFY_ASSIGN_OR_RETURN(*leaves, parquet::ResolveColumns(schema, columns));
+    for (int leaf : *leaves) selected[TopLevelField(schema, schema.leaf(leaf).node)] = true;
+  }
+  for (int field : schema.top_level_fields()) {
+    if (selected[field]) fields->push_back(field);
+  }
+  return Status::OK();
+}
+
+Status RunCat(const CatOptions& opts, const Context&) {
+  parquet::RowFormat format;
+  if (opts.format == "jsonl") {
+    format = parquet::RowFormat::kJsonLines;
+  } else if (opts.format == "csv") {
+    format = parquet::RowFormat::kCsv;
+  } else {
+    return UsageError("--format must be 'jsonl' or 'csv', not '{}'", opts.format);
+  }
+  if (opts.limit_given && opts.limit < 0) {
+    return UsageError("--limit must be a non-negative number of rows, not {}", opts.limit);
+  }
+  for (const std::string& c : opts.columns) {
+    if (c.empty()) return UsageError("--columns has an empty column name");
+  }
+
+  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  Result<std::unique_ptr<parquet::FileReader>> opened = parquet::FileReader::Open(fs.get(), opts.file);
+  if (!opened.ok()) return NameFile(opened.status(), opts.file);
+  parquet::FileReader& reader = **opened;
+  const parquet::Schema& schema = reader.schema();
+
+  std::vector<int> leaves;
+  std::vector<int> fields;
+  LITHIFY_RETURN_NOT_OK(NameFile(PlanProjection(schema, opts.columns, &leaves, &fields), opts.file));
+
+  std::string out;
+  if (format == parquet::RowFormat::kCsv) {
+    out = parquet::CsvHeader(schema, fields);
+    LITHIFY_RETURN_NOT_OK(WriteStdout(out));
+  }
+  int64_t remaining = opts.limit_given ? opts.limit : -1;  // -1: no limit
+  for (int rg = 0; rg < reader.num_row_groups() && remaining != 0; ++rg) {
+    Result<parquet::RowBatch> batch = reader.ReadRowGroup(rg, leaves);
+    if (!batch.ok()) return NameFile(batch.status(), opts.file);
+    out.clear();
+    Status st = parquet::RenderRows(schema, fields, *batch, format, remaining, &out);
+    if (!st.ok()) return NameFile(st.WithContextF("row group {}", rg), opts.file);
+    LITHIFY_RETURN_NOT_OK(WriteStdout(out));
+    if (remaining > 0) remaining -= std::min(remaining, batch->num_rows);
+  }
+  if (std::fflush(stdout) != 0) return Status::IOError("writing to standard output failed");
+  return Status::OK();
+}
+
+}  // namespace
+
 void RegisterParquetCat(CLI::App& parquet, Runner* selected) {
-  CLI::App* cmd = parquet.add_subcommand("cat", "(not implemented yet)");
-  cmd->callback([selected] {
-    *selected = [](const Context&) { return Status::NotSupported("parquet cat is not implemented yet"); };
+  auto opts = std::make_shared<CatOptions>();
+  CLI::App* cmd = parquet.add_subcommand(
+      "cat", "Print rows as JSON lines (canonical values) or CSV");
+  cmd->add_option("file", opts->file, "Parquet file")->required();
+  cmd->add_option("--columns", opts->columns,
+                  "Columns to print, comma-separated; a nested path (b.c) prints field b "
+                  "with only the selected members")
+      ->delimiter(',');
+  cmd->add_option("--limit", opts->limit, "Print at most N rows");
+  cmd->add_option("--format", opts->format, "Output format: jsonl (default) or csv");
+  cmd->callback([selected, opts, cmd] {
+    opts->limit_given = cmd->count("--limit") > 0;
+    *selected = [opts](const Context& ctx) { return RunCat(*opts, ctx); };
   });
 }
+
 }  // namespace lithify::cli
