@@ -25,7 +25,7 @@ namespace lithify::parquet {
 namespace {
 
 // Defaults used when CompressOptions::level is 0 (documented in compression.h).
-constexpr int kZstdDefaultLevel = 1;
+constexpr int kZstdDefaultLevel = 3;
 constexpr int kGzipDefaultLevel = 6;
 constexpr int kBrotliDefaultQuality = 1;
 

@@ -1,0 +1,484 @@
+// Action JSON parsing and serialization (PROTOCOL.md "Actions").
+#include "lithify/delta/actions.h"
+
+#include <algorithm>
+
+#include "lithify/base/macros.h"
+#include "lithify/delta/json_util.h"
+
+namespace lithify::delta {
+
+using json::Json;
+
+namespace {
+
+using StringMap = std::map<std::string, std::string>;
+using PartitionMap = std::map<std::string, std::optional<std::string>>;
+
+// ---- parsing ---------------------------------------------------------------------
+
+Result<std::optional<DeletionVectorDescriptor>> ParseDv(const Json& o) {
+  const Json* f = json::Field(o, "deletionVector");
+  if (f == nullptr) return std::optional<DeletionVectorDescriptor>();
+  DeletionVectorDescriptor dv;
+  LITHIFY_ASSIGN_OR_RETURN(std::string st, json::ReqString(*f, "storageType"));
+  if (st.size() != 1) return Status::Corruption("deletionVector.storageType '{}' is not one character", st);
+  dv.storage_type = st[0];
+  LITHIFY_ASSIGN_OR_RETURN(dv.path_or_inline_dv, json::ReqString(*f, "pathOrInlineDv"));
+  LITHIFY_ASSIGN_OR_RETURN(auto offset, json::OptInt(*f, "offset"));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t size, json::ReqInt(*f, "sizeInBytes"));
+  LITHIFY_ASSIGN_OR_RETURN(dv.cardinality, json::ReqInt(*f, "cardinality"));
+  LITHIFY_ASSIGN_OR_RETURN(dv.max_row_index, json::OptInt(*f, "maxRowIndex"));
+  auto fits_int32 = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+  if (!fits_int32(size) || (offset && !fits_int32(*offset))) {
+    return Status::Corruption("deletionVector offset/sizeInBytes out of the 32-bit range");
+  }
+  dv.size_in_bytes = static_cast<int32_t>(size);
+  if (offset) dv.offset = static_cast<int32_t>(*offset);
+  LITHIFY_RETURN_NOT_OK(ValidateDescriptor(dv));
+  return std::optional<DeletionVectorDescriptor>(std::move(dv));
+}
+
+// Checkpoint rows carry parsed statistics as a struct; keep its JSON rendering so the
+// stats parser sees the same shape as the `stats` string.
+Result<std::optional<std::string>> ParseStatsParsed(const Json& o) {
+  const Json* f = json::Field(o, "stats_parsed");
+  if (f == nullptr) return std::optional<std::string>();
+  if (!f->is_object()) return Status::Corruption("field 'stats_parsed' is not a struct");
+  return std::optional<std::string>(json::Dump(*f));
+}
+
+Result<AddFile> ParseAdd(const Json& o) {
+  AddFile a;
+  LITHIFY_ASSIGN_OR_RETURN(a.path, json::ReqString(o, "path"));
+  LITHIFY_ASSIGN_OR_RETURN(a.partition_values, json::OptStringMap(o, "partitionValues"));
+  LITHIFY_ASSIGN_OR_RETURN(a.size, json::ReqInt(o, "size"));
+  LITHIFY_ASSIGN_OR_RETURN(auto mtime, json::OptInt(o, "modificationTime"));
+  a.modification_time = mtime.value_or(0);
+  LITHIFY_ASSIGN_OR_RETURN(auto dc, json::OptBool(o, "dataChange"));
+  a.data_change = dc.value_or(true);
+  LITHIFY_ASSIGN_OR_RETURN(a.stats, json::OptString(o, "stats"));
+  LITHIFY_ASSIGN_OR_RETURN(a.stats_parsed, ParseStatsParsed(o));
+  LITHIFY_ASSIGN_OR_RETURN(a.tags, json::OptStringMapNoNulls(o, "tags"));
+  LITHIFY_ASSIGN_OR_RETURN(a.deletion_vector, ParseDv(o));
+  LITHIFY_ASSIGN_OR_RETURN(a.base_row_id, json::OptInt(o, "baseRowId"));
+  LITHIFY_ASSIGN_OR_RETURN(a.default_row_commit_version, json::OptInt(o, "defaultRowCommitVersion"));
+  LITHIFY_ASSIGN_OR_RETURN(a.clustering_provider, json::OptString(o, "clusteringProvider"));
+  if (a.size < 0) return Status::Corruption("add.size {} is negative", a.size);
+  return a;
+}
+
+Result<RemoveFile> ParseRemove(const Json& o) {
+  RemoveFile r;
+  LITHIFY_ASSIGN_OR_RETURN(r.path, json::ReqString(o, "path"));
+  LITHIFY_ASSIGN_OR_RETURN(r.deletion_timestamp, json::OptInt(o, "deletionTimestamp"));
+  LITHIFY_ASSIGN_OR_RETURN(auto dc, json::OptBool(o, "dataChange"));
+  r.data_change = dc.value_or(true);
+  LITHIFY_ASSIGN_OR_RETURN(r.extended_file_metadata, json::OptBool(o, "extendedFileMetadata"));
+  if (json::Field(o, "partitionValues") != nullptr) {
+    LITHIFY_ASSIGN_OR_RETURN(r.partition_values, json::OptStringMap(o, "partitionValues"));
+  }
+  LITHIFY_ASSIGN_OR_RETURN(r.size, json::OptInt(o, "size"));
+  LITHIFY_ASSIGN_OR_RETURN(r.stats, json::OptString(o, "stats"));
+  LITHIFY_ASSIGN_OR_RETURN(r.tags, json::OptStringMapNoNulls(o, "tags"));
+  LITHIFY_ASSIGN_OR_RETURN(r.deletion_vector, ParseDv(o));
+  LITHIFY_ASSIGN_OR_RETURN(r.base_row_id, json::OptInt(o, "baseRowId"));
+  LITHIFY_ASSIGN_OR_RETURN(r.default_row_commit_version, json::OptInt(o, "defaultRowCommitVersion"));
+  return r;
+}
+
+Result<AddCdcFile> ParseCdc(const Json& o) {
+  AddCdcFile c;
+  LITHIFY_ASSIGN_OR_RETURN(c.path, json::ReqString(o, "path"));
+  LITHIFY_ASSIGN_OR_RETURN(c.partition_values, json::OptStringMap(o, "partitionValues"));
+  LITHIFY_ASSIGN_OR_RETURN(auto size, json::OptInt(o, "size"));
+  c.size = size.value_or(0);
+  LITHIFY_ASSIGN_OR_RETURN(auto dc, json::OptBool(o, "dataChange"));
+  c.data_change = dc.value_or(false);
+  LITHIFY_ASSIGN_OR_RETURN(c.tags, json::OptStringMapNoNulls(o, "tags"));
+  return c;
+}
+
+Result<int32_t> ReqInt32(const Json& o, std::string_view field) {
+  LITHIFY_ASSIGN_OR_RETURN(int64_t v, json::ReqInt(o, field));
+  if (v < INT32_MIN || v > INT32_MAX) return Status::Corruption("field '{}' out of range", field);
+  return static_cast<int32_t>(v);
+}
+
+Result<Protocol> ParseProtocol(const Json& o) {
+  Protocol p;
+  LITHIFY_ASSIGN_OR_RETURN(p.min_reader_version, ReqInt32(o, "minReaderVersion"));
+  LITHIFY_ASSIGN_OR_RETURN(p.min_writer_version, ReqInt32(o, "minWriterVersion"));
+  if (json::Field(o, "readerFeatures") != nullptr) {
+    LITHIFY_ASSIGN_OR_RETURN(p.reader_features, json::OptStringArray(o, "readerFeatures"));
+  }
+  if (json::Field(o, "writerFeatures") != nullptr) {
+    LITHIFY_ASSIGN_OR_RETURN(p.writer_features, json::OptStringArray(o, "writerFeatures"));
+  }
+  return p;
+}
+
+Result<Metadata> ParseMetadata(const Json& o) {
+  Metadata m;
+  LITHIFY_ASSIGN_OR_RETURN(m.id, json::ReqString(o, "id"));
+  LITHIFY_ASSIGN_OR_RETURN(m.name, json::OptString(o, "name"));
+  LITHIFY_ASSIGN_OR_RETURN(m.description, json::OptString(o, "description"));
+  if (const Json* f = json::Field(o, "format")) {
+    LITHIFY_ASSIGN_OR_RETURN(auto provider, json::OptString(*f, "provider"));
+    if (provider) m.format.provider = *provider;
+    LITHIFY_ASSIGN_OR_RETURN(m.format.options, json::OptStringMapNoNulls(*f, "options"));
+  }
+  // Some writers (Delta Live Tables) commit a first metaData without schemaString and
+  // replace it later; only the winning metaData must have one (checked by Snapshot).
+  LITHIFY_ASSIGN_OR_RETURN(auto schema, json::OptString(o, "schemaString"));
+  m.schema_string = schema.value_or("");
+  LITHIFY_ASSIGN_OR_RETURN(m.partition_columns, json::OptStringArray(o, "partitionColumns"));
+  LITHIFY_ASSIGN_OR_RETURN(m.created_time, json::OptInt(o, "createdTime"));
+  LITHIFY_ASSIGN_OR_RETURN(m.configuration, json::OptStringMapNoNulls(o, "configuration"));
+  return m;
+}
+
+Result<Txn> ParseTxn(const Json& o) {
+  Txn t;
+  LITHIFY_ASSIGN_OR_RETURN(t.app_id, json::ReqString(o, "appId"));
+  LITHIFY_ASSIGN_OR_RETURN(t.version, json::ReqInt(o, "version"));
+  LITHIFY_ASSIGN_OR_RETURN(t.last_updated, json::OptInt(o, "lastUpdated"));
+  return t;
+}
+
+Result<CommitInfo> ParseCommitInfo(const Json& o) {
+  CommitInfo c;
+  // commitInfo is free-form: a mistyped optional field is ignored rather than fatal,
+  // except inCommitTimestamp, which time travel depends on.
+  auto ts = json::OptInt(o, "timestamp");
+  if (ts.ok()) c.timestamp = *ts;
+  LITHIFY_ASSIGN_OR_RETURN(c.in_commit_timestamp, json::OptInt(o, "inCommitTimestamp"));
+  auto op = json::OptString(o, "operation");
+  if (op.ok()) c.operation = *op;
+  c.json = json::Dump(o);
+  return c;
+}
+
+Result<DomainMetadata> ParseDomainMetadata(const Json& o) {
+  DomainMetadata d;
+  LITHIFY_ASSIGN_OR_RETURN(d.domain, json::ReqString(o, "domain"));
+  LITHIFY_ASSIGN_OR_RETURN(auto conf, json::OptString(o, "configuration"));
+  d.configuration = conf.value_or("");
+  LITHIFY_ASSIGN_OR_RETURN(auto removed, json::OptBool(o, "removed"));
+  d.removed = removed.value_or(false);
+  return d;
+}
+
+Result<CheckpointMetadata> ParseCheckpointMetadata(const Json& o) {
+  CheckpointMetadata c;
+  LITHIFY_ASSIGN_OR_RETURN(c.version, json::ReqInt(o, "version"));
+  LITHIFY_ASSIGN_OR_RETURN(c.tags, json::OptStringMapNoNulls(o, "tags"));
+  return c;
+}
+
+Result<Sidecar> ParseSidecar(const Json& o) {
+  Sidecar s;
+  LITHIFY_ASSIGN_OR_RETURN(s.path, json::ReqString(o, "path"));
+  LITHIFY_ASSIGN_OR_RETURN(s.size_in_bytes, json::ReqInt(o, "sizeInBytes"));
+  LITHIFY_ASSIGN_OR_RETURN(auto mtime, json::OptInt(o, "modificationTime"));
+  s.modification_time = mtime.value_or(0);
+  LITHIFY_ASSIGN_OR_RETURN(s.tags, json::OptStringMapNoNulls(o, "tags"));
+  return s;
+}
+
+template <typename T, typename F>
+Result<std::optional<Action>> Wrap(const Json& body, std::string_view kind, F parse) {
+  if (!body.is_object()) return Status::Corruption("'{}' action is not an object", kind);
+  Result<T> r = parse(body);
+  if (!r.ok()) return r.status().WithContextF("'{}' action", kind);
+  return std::optional<Action>(Action(std::move(r).value()));
+}
+
+// Dispatches on the first known action key with a non-null value (checkpoint rows
+// have every action column, all null but one).
+Result<std::optional<Action>> ParseActionObject(const Json& o) {
+  if (!o.is_object()) return Status::Corruption("action is not a JSON object");
+  for (auto it = o.begin(); it != o.end(); ++it) {
+    if (it->is_null()) continue;
+    const std::string& k = it.key();
+    const Json& b = it.value();
+    if (k == "add") return Wrap<AddFile>(b, k, ParseAdd);
+    if (k == "remove") return Wrap<RemoveFile>(b, k, ParseRemove);
+    if (k == "metaData") return Wrap<Metadata>(b, k, ParseMetadata);
+    if (k == "protocol") return Wrap<Protocol>(b, k, ParseProtocol);
+    if (k == "txn") return Wrap<Txn>(b, k, ParseTxn);
+    if (k == "commitInfo") return Wrap<CommitInfo>(b, k, ParseCommitInfo);
+    if (k == "domainMetadata") return Wrap<DomainMetadata>(b, k, ParseDomainMetadata);
+    if (k == "checkpointMetadata") return Wrap<CheckpointMetadata>(b, k, ParseCheckpointMetadata);
+    if (k == "sidecar") return Wrap<Sidecar>(b, k, ParseSidecar);
+    if (k == "cdc") return Wrap<AddCdcFile>(b, k, ParseCdc);
+  }
+  return std::optional<Action>();
+}
+
+// ---- serialization ---------------------------------------------------------------
+
+Json MapJson(const StringMap& m) {
+  Json j = Json::object();
+  for (const auto& [k, v] : m) j[k] = v;
+  return j;
+}
+
+Json PartitionJson(const PartitionMap& m) {
+  Json j = Json::object();
+  for (const auto& [k, v] : m) j[k] = v ? Json(*v) : Json(nullptr);
+  return j;
+}
+
+Json DvJson(const DeletionVectorDescriptor& dv) {
+  Json j = Json::object();
+  j["storageType"] = std::string(1, dv.storage_type);
+  j["pathOrInlineDv"] = dv.path_or_inline_dv;
+  if (dv.offset) j["offset"] = *dv.offset;
+  j["sizeInBytes"] = dv.size_in_bytes;
+  j["cardinality"] = dv.cardinality;
+  if (dv.max_row_index) j["maxRowIndex"] = *dv.max_row_index;
+  return j;
+}
+
+template <typename T>
+void PutOpt(Json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+Json ToJson(const AddFile& a) {
+  Json j = Json::object();
+  j["path"] = a.path;
+  j["partitionValues"] = PartitionJson(a.partition_values);
+  j["size"] = a.size;
+  j["modificationTime"] = a.modification_time;
+  j["dataChange"] = a.data_change;
+  PutOpt(j, "stats", a.stats);
+  if (a.stats_parsed) {
+    auto parsed = json::Parse(*a.stats_parsed);
+    if (parsed.ok()) j["stats_parsed"] = std::move(parsed).value();
+  }
+  if (!a.tags.empty()) j["tags"] = MapJson(a.tags);
+  if (a.deletion_vector) j["deletionVector"] = DvJson(*a.deletion_vector);
+  PutOpt(j, "baseRowId", a.base_row_id);
+  PutOpt(j, "defaultRowCommitVersion", a.default_row_commit_version);
+  PutOpt(j, "clusteringProvider", a.clustering_provider);
+  return Json{{"add", j}};
+}
+
+Json ToJson(const RemoveFile& r) {
+  Json j = Json::object();
+  j["path"] = r.path;
+  PutOpt(j, "deletionTimestamp", r.deletion_timestamp);
+  j["dataChange"] = r.data_change;
+  PutOpt(j, "extendedFileMetadata", r.extended_file_metadata);
+  if (r.partition_values) j["partitionValues"] = PartitionJson(*r.partition_values);
+  PutOpt(j, "size", r.size);
+  PutOpt(j, "stats", r.stats);
+  if (!r.tags.empty()) j["tags"] = MapJson(r.tags);
+  if (r.deletion_vector) j["deletionVector"] = DvJson(*r.deletion_vector);
+  PutOpt(j, "baseRowId", r.base_row_id);
+  PutOpt(j, "defaultRowCommitVersion", r.default_row_commit_version);
+  return Json{{"remove", j}};
+}
+
+Json ToJson(const Metadata& m) {
+  Json j = Json::object();
+  j["id"] = m.id;
+  PutOpt(j, "name", m.name);
+  PutOpt(j, "description", m.description);
+  j["format"] = Json{{"provider", m.format.provider}, {"options", MapJson(m.format.options)}};
+  j["schemaString"] = m.schema_string;
+  j["partitionColumns"] = m.partition_columns;
+  PutOpt(j, "createdTime", m.created_time);
+  j["configuration"] = MapJson(m.configuration);
+  return Json{{"metaData", j}};
+}
+
+Json ToJson(const Protocol& p) {
+  Json j = Json::object();
+  j["minReaderVersion"] = p.min_reader_version;
+  j["minWriterVersion"] = p.min_writer_version;
+  PutOpt(j, "readerFeatures", p.reader_features);
+  PutOpt(j, "writerFeatures", p.writer_features);
+  return Json{{"protocol", j}};
+}
+
+Json ToJson(const Txn& t) {
+  Json j = Json::object();
+  j["appId"] = t.app_id;
+  j["version"] = t.version;
+  PutOpt(j, "lastUpdated", t.last_updated);
+  return Json{{"txn", j}};
+}
+
+Json ToJson(const CommitInfo& c) {
+  auto parsed = json::Parse(c.json);
+  Json j = parsed.ok() && parsed->is_object() ? std::move(parsed).value() : Json::object();
+  PutOpt(j, "timestamp", c.timestamp);
+  PutOpt(j, "inCommitTimestamp", c.in_commit_timestamp);
+  PutOpt(j, "operation", c.operation);
+  return Json{{"commitInfo", j}};
+}
+
+Json ToJson(const DomainMetadata& d) {
+  return Json{{"domainMetadata",
+               {{"domain", d.domain}, {"configuration", d.configuration}, {"removed", d.removed}}}};
+}
+
+Json ToJson(const CheckpointMetadata& c) {
+  Json j = Json{{"version", c.version}};
+  if (!c.tags.empty()) j["tags"] = MapJson(c.tags);
+  return Json{{"checkpointMetadata", j}};
+}
+
+Json ToJson(const Sidecar& s) {
+  Json j = Json{{"path", s.path}, {"sizeInBytes", s.size_in_bytes},
+                {"modificationTime", s.modification_time}};
+  if (!s.tags.empty()) j["tags"] = MapJson(s.tags);
+  return Json{{"sidecar", j}};
+}
+
+Json ToJson(const AddCdcFile& c) {
+  Json j = Json{{"path", c.path}, {"size", c.size}, {"dataChange", c.data_change}};
+  j["partitionValues"] = PartitionJson(c.partition_values);
+  if (!c.tags.empty()) j["tags"] = MapJson(c.tags);
+  return Json{{"cdc", j}};
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// `scheme:` followed by '/', e.g. "file:/x", "s3://b/x". A relative path whose first
+// segment merely contains ':' (writers percent-encode it, but be lenient) is not a URI.
+bool HasScheme(std::string_view p) {
+  size_t colon = p.find(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  for (size_t i = 0; i < colon; ++i) {
+    char c = p[i];
+    bool ok = std::isalpha(static_cast<unsigned char>(c)) ||
+              (i > 0 && (std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'));
+    if (!ok) return false;
+  }
+  return colon + 1 < p.size() && p[colon + 1] == '/';
+}
+
+std::string_view TrimTrailingSlashes(std::string_view s) {
+  while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+bool Protocol::HasReaderFeature(std::string_view f) const {
+  return reader_features &&
+         std::find(reader_features->begin(), reader_features->end(), f) != reader_features->end();
+}
+
+bool Protocol::HasWriterFeature(std::string_view f) const {
+  return writer_features &&
+         std::find(writer_features->begin(), writer_features->end(), f) != writer_features->end();
+}
+
+Result<std::optional<Action>> ParseActionLine(std::string_view line) {
+  size_t first = line.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return std::optional<Action>();
+  LITHIFY_ASSIGN_OR_RETURN(Json j, json::Parse(line));
+  return ParseActionObject(j);
+}
+
+Result<std::vector<Action>> ParseCommitFile(std::string_view content, std::string_view name) {
+  std::vector<Action> out;
+  size_t pos = 0;
+  int64_t line_no = 0;
+  while (pos < content.size()) {
+    size_t end = content.find('\n', pos);
+    if (end == std::string_view::npos) end = content.size();
+    ++line_no;
+    auto r = ParseActionLine(content.substr(pos, end - pos));
+    if (!r.ok()) return r.status().WithContextF("{} line {}", name, line_no);
+    if (r->has_value()) out.push_back(std::move(**r));
+    pos = end + 1;
+  }
+  return out;
+}
+
+std::string ActionToJson(const Action& action) {
+  return std::visit([](const auto& a) { return json::Dump(ToJson(a)); }, action);
+}
+
+Result<std::string> DecodeActionPath(std::string_view uri_path) {
+  std::string out;
+  out.reserve(uri_path.size());
+  for (size_t i = 0; i < uri_path.size(); ++i) {
+    char c = uri_path[i];
+    if (c != '%') {
+      out.push_back(c);
+      continue;
+    }
+    int hi = i + 2 < uri_path.size() ? HexValue(uri_path[i + 1]) : -1;
+    int lo = hi >= 0 ? HexValue(uri_path[i + 2]) : -1;
+    if (lo < 0) return Status::Corruption("path '{}' has a malformed percent escape", uri_path);
+    out.push_back(static_cast<char>(hi * 16 + lo));
+    i += 2;
+  }
+  return out;
+}
+
+Result<std::string> RelativizeDataPath(std::string_view table_root, std::string_view uri_path) {
+  std::string_view p = uri_path;
+  std::string absolute;
+  bool is_absolute = false;
+  if (HasScheme(p)) {
+    if (p.substr(0, 5) != "file:") {
+      return Status::Corruption("path '{}' is outside the table root '{}'", uri_path, table_root);
+    }
+    p.remove_prefix(5);
+    // file:///x and file://localhost/x have an authority; file:/x does not.
+    if (p.substr(0, 2) == "//") {
+      size_t slash = p.find('/', 2);
+      std::string_view authority = p.substr(2, slash == std::string_view::npos ? p.npos : slash - 2);
+      if (!authority.empty() && authority != "localhost") {
+        return Status::Corruption("path '{}' is outside the table root '{}'", uri_path, table_root);
+      }
+      p = slash == std::string_view::npos ? std::string_view() : p.substr(slash);
+    }
+    is_absolute = true;
+  } else if (!p.empty() && p[0] == '/') {
+    is_absolute = true;
+  }
+  LITHIFY_ASSIGN_OR_RETURN(std::string decoded, DecodeActionPath(p));
+  std::string rel = decoded;
+  if (is_absolute) {
+    std::string_view root = TrimTrailingSlashes(table_root);
+    if (decoded.size() <= root.size() + 1 || decoded.compare(0, root.size(), root) != 0 ||
+        decoded[root.size()] != '/') {
+      return Status::Corruption("path '{}' is outside the table root '{}'", uri_path, table_root);
+    }
+    rel = decoded.substr(root.size() + 1);
+  }
+  // Normalize "a/./b" and reject any ".." segment: a relative path must stay inside.
+  std::string norm;
+  size_t pos = 0;
+  while (pos <= rel.size()) {
+    size_t end = rel.find('/', pos);
+    if (end == std::string::npos) end = rel.size();
+    std::string_view seg(rel.data() + pos, end - pos);
+    if (seg == "..") {
+      return Status::Corruption("path '{}' escapes the table root", uri_path);
+    }
+    if (!seg.empty() && seg != ".") {
+      if (!norm.empty()) norm.push_back('/');
+      norm.append(seg);
+    }
+    pos = end + 1;
+  }
+  if (norm.empty()) return Status::Corruption("path '{}' names no file", uri_path);
+  return norm;
+}
+
+}  // namespace lithify::delta

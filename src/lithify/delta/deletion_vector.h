@@ -1,0 +1,105 @@
+// Deletion vectors: descriptors, the Z85 codec, the RoaringBitmapArray bitmap and the DV
+// file framing (PROTOCOL.md "Deletion Vectors", Appendix "Deletion Vector Format" and
+// "Deletion Vector File Storage Format").
+//
+// A DeletionVectorDescriptor is what an add/remove action says about its DV; it is
+// parsed with the action and carried into table::DeletionVectorRef (the planner's opaque
+// handle). LoadDeletionVector turns a descriptor into a DeletionVector: the set of
+// deleted row indexes of one data file, answering Contains() in O(log n) and producing a
+// keep-mask for a row range (what parquet::FilterRows takes). On-disk DVs are verified
+// against the descriptor: size prefix, CRC-32 and cardinality; any mismatch is
+// Corruption naming the DV file and offset.
+//
+// DeletionVector is immutable after loading and safe to share across threads; loading
+// functions are stateless.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lithify/base/buffer.h"
+#include "lithify/base/result.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/table/file_entry.h"
+
+namespace lithify::delta {
+
+// PROTOCOL.md "Deletion Vector Descriptor Schema".
+struct DeletionVectorDescriptor {
+  char storage_type = 'u';             // 'u' uuid-relative, 'i' inline, 'p' absolute path
+  std::string path_or_inline_dv;
+  std::optional<int32_t> offset;       // absent for 'i'; interpret absent as 0 otherwise
+  int32_t size_in_bytes = 0;
+  int64_t cardinality = 0;
+  std::optional<int64_t> max_row_index;  // transient; never part of identity
+
+  // "Derived Fields": `<storageType><pathOrInlineDv>` plus `@<offset>` when present.
+  std::string UniqueId() const;
+  table::DeletionVectorRef ToRef() const;
+  static DeletionVectorDescriptor FromRef(const table::DeletionVectorRef& ref);
+  friend bool operator==(const DeletionVectorDescriptor&, const DeletionVectorDescriptor&) = default;
+};
+
+// Checks the descriptor's own consistency (known storage type, sizes non-negative, an
+// inline DV has no offset, a 'u' DV has at least the 20 UUID characters). Corruption.
+Status ValidateDescriptor(const DeletionVectorDescriptor& dv);
+
+// Z85 (ZeroMQ RFC 32) decoding. Corruption for a length that is not a multiple of 5 or
+// a character outside the alphabet. A group above 2^32 keeps its low 32 bits, as
+// Delta's reader does (some writers pad that way).
+Result<std::string> Z85Decode(std::string_view text);
+// Encoding of bytes whose length is a multiple of 4 (InvalidArgument otherwise).
+Result<std::string> Z85Encode(std::string_view bytes);
+
+// For storageType 'u': the DV file path relative to the table root,
+// `<random prefix>/deletion_vector_<uuid>.bin` (no directory when the prefix is empty).
+Result<std::string> RelativeDvFilePath(const DeletionVectorDescriptor& dv);
+
+// The deleted row indexes of one data file.
+class DeletionVector {
+ public:
+  DeletionVector();
+  ~DeletionVector();
+  DeletionVector(DeletionVector&&) noexcept;
+  DeletionVector& operator=(DeletionVector&&) noexcept;
+
+  // Parses the RoaringBitmapArray "portable" serialization (little-endian magic
+  // 1681511377, int64 bucket count, per bucket int32 high key + 32-bit portable roaring
+  // bitmap) and the legacy "native" form (magic 1681511376, little- or big-endian
+  // header). Corruption on malformed
+  // bytes, keys that are negative or not ascending, or trailing garbage.
+  static Result<DeletionVector> Deserialize(ByteView bytes);
+  // Serializes in the portable format (for tests and, later, writers).
+  std::string Serialize() const;
+  // Builds from explicit row indexes (tests, writers).
+  static DeletionVector FromRows(const std::vector<uint64_t>& rows);
+
+  uint64_t cardinality() const;
+  bool Contains(uint64_t row_index) const;
+  // keep[i] is false iff row first_row + i is deleted, for i in [0, n).
+  std::vector<bool> KeepMask(uint64_t first_row, uint64_t n) const;
+  // All deleted rows in ascending order (tests and diagnostics; O(cardinality)).
+  std::vector<uint64_t> ToVector() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Loads the DV described by `dv` for a table rooted at `table_root`:
+// 'i' decodes inline Z85 data; 'u' reads `<table_root>/<RelativeDvFilePath>`; 'p' reads
+// the absolute path (a `file:` URI or plain absolute path; other schemes NotSupported).
+// Framing (big-endian): at `offset` a 4-byte size that must equal sizeInBytes, the
+// bitmap, a 4-byte CRC-32 of the bitmap. Cardinality must equal dv.cardinality.
+// Errors: NotFound for a missing DV file, Corruption for any mismatch.
+Result<DeletionVector> LoadDeletionVector(io::FileSystem* fs, std::string_view table_root,
+                                          const DeletionVectorDescriptor& dv);
+// Same, from the planner's handle of a FileEntry.
+Result<DeletionVector> LoadDeletionVector(io::FileSystem* fs, std::string_view table_root,
+                                          const table::DeletionVectorRef& dv);
+
+}  // namespace lithify::delta

@@ -1,0 +1,403 @@
+// Snapshot loading: replay and reconciliation (PROTOCOL.md "Action Reconciliation"),
+// the protocol gate ("Table Features") and time travel.
+#include "lithify/delta/snapshot.h"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+#include <unordered_set>
+
+#include "lithify/base/macros.h"
+#include "lithify/delta/checkpoint.h"
+#include "lithify/delta/stats.h"
+
+namespace lithify::delta {
+
+namespace {
+
+// Reader features lithify honours ("Valid Feature Names in Table Features"). Writer-only
+// names are accepted too: listing them in readerFeatures is a writer's mistake that
+// imposes nothing on readers.
+constexpr std::string_view kReadableFeatures[] = {
+    "deletionVectors", "columnMapping", "timestampNtz", "v2Checkpoint", "vacuumProtocolCheck",
+    "domainMetadata", "rowTracking", "inCommitTimestamp", "appendOnly", "invariants",
+    "checkConstraints", "generatedColumns", "changeDataFeed", "identityColumns", "clustering",
+    "icebergCompatV1", "icebergCompatV2", "allowColumnDefaults", "checkpointProtection",
+    "materializePartitionColumns"};
+
+// Writer features whose rules lithify's maintenance writes (rewrites, removes, DV purge,
+// checkpoints) respect or are unaffected by.
+constexpr std::string_view kWritableFeatures[] = {
+    "appendOnly", "invariants", "checkConstraints", "changeDataFeed", "generatedColumns",
+    "columnMapping", "identityColumns", "deletionVectors", "rowTracking", "timestampNtz",
+    "domainMetadata", "v2Checkpoint", "icebergCompatV1", "icebergCompatV2", "clustering",
+    "vacuumProtocolCheck", "inCommitTimestamp", "allowColumnDefaults", "checkpointProtection"};
+
+template <size_t N>
+bool Contains(const std::string_view (&list)[N], std::string_view name) {
+  return std::find(std::begin(list), std::end(list), name) != std::end(list);
+}
+
+std::string FileKey(const std::string& path, const std::string& dv_id) {
+  std::string k = path;
+  k.push_back('\0');
+  k += dv_id;
+  return k;
+}
+
+// "_delta_log/00000000000000000012.json" for messages.
+std::string LogName(const LogFile& f) {
+  size_t slash = f.path.rfind('/');
+  return "_delta_log/" + (slash == std::string::npos ? f.path : f.path.substr(slash + 1));
+}
+
+bool InCommitTimestampsEnabled(const Metadata& m) {
+  auto it = m.configuration.find("delta.enableInCommitTimestamps");
+  return it != m.configuration.end() && it->second == "true";
+}
+
+std::optional<int64_t> IctEnablementVersion(const Metadata& m) {
+  auto it = m.configuration.find("delta.inCommitTimestampEnablementVersion");
+  if (it == m.configuration.end()) return std::nullopt;
+  try {
+    return std::stoll(it->second);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+// Accumulates reconciled state while replaying newest-first.
+class SnapshotBuilder {
+ public:
+  SnapshotBuilder(io::FileSystem* fs, std::string table_root)
+      : snap_(new Snapshot()) {
+    snap_->fs_ = fs;
+    snap_->table_root_ = std::move(table_root);
+  }
+
+  Result<std::shared_ptr<const Snapshot>> Build(LogSegment segment) {
+    snap_->segment_ = std::move(segment);
+    snap_->version_ = snap_->segment_.version;
+    LITHIFY_RETURN_NOT_OK(ReplayCommits());
+    LITHIFY_RETURN_NOT_OK(ReplayCheckpoint());
+    LITHIFY_RETURN_NOT_OK(Finish());
+    return std::shared_ptr<const Snapshot>(std::move(snap_));
+  }
+
+ private:
+  // Commits newest first; inside a commit the last action wins, so lines are taken in
+  // reverse ("keep only the newest reference for each logical file").
+  Status ReplayCommits() {
+    const auto& commits = snap_->segment_.commits;
+    for (auto it = commits.rbegin(); it != commits.rend(); ++it) {
+      const std::string name = LogName(*it);
+      LITHIFY_ASSIGN_OR_RETURN(Buffer data, snap_->fs_->ReadFile(it->path));
+      LITHIFY_ASSIGN_OR_RETURN(auto actions, ParseCommitFile(AsStringView(data.view()), name));
+      const bool is_latest = it == commits.rbegin() && it->name.version == snap_->version_;
+      for (auto a = actions.rbegin(); a != actions.rend(); ++a) {
+        if (is_latest) {
+          if (auto* ci = std::get_if<CommitInfo>(&*a)) snap_->commit_info_ = *ci;
+        }
+        LITHIFY_RETURN_NOT_OK_CTX(Apply(std::move(*a), /*from_checkpoint=*/false), "{}", name);
+      }
+    }
+    return Status::OK();
+  }
+
+  Status ReplayCheckpoint() {
+    std::vector<Sidecar> sidecars;
+    auto sink = [&](Action&& a) -> Status {
+      if (auto* s = std::get_if<Sidecar>(&a)) {
+        sidecars.push_back(std::move(*s));
+        return Status::OK();
+      }
+      return Apply(std::move(a), /*from_checkpoint=*/true);
+    };
+    for (const LogFile& part : snap_->segment_.checkpoint) {
+      if (part.name.type == LogFileType::kCheckpointUuidJson) {
+        LITHIFY_RETURN_NOT_OK(ReadJsonCheckpoint(snap_->fs_, part.path, sink));
+      } else {
+        LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, part.path, sink));
+      }
+    }
+    // "V2 Spec": file actions may live in sidecars under _delta_log/_sidecars.
+    for (const Sidecar& s : sidecars) {
+      LITHIFY_ASSIGN_OR_RETURN(std::string path, SidecarPath(s));
+      LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, path, sink));
+    }
+    return Status::OK();
+  }
+
+  Result<std::string> SidecarPath(const Sidecar& s) {
+    LITHIFY_ASSIGN_OR_RETURN(std::string decoded, DecodeActionPath(s.path));
+    if (decoded.rfind("file:", 0) == 0 || (!decoded.empty() && decoded[0] == '/')) {
+      LITHIFY_ASSIGN_OR_RETURN(std::string rel, RelativizeDataPath(snap_->table_root_, s.path));
+      return io::JoinPath(snap_->table_root_, rel);
+    }
+    if (decoded.find("..") != std::string::npos) {
+      return Status::Corruption("sidecar path '{}' escapes _delta_log/_sidecars", s.path);
+    }
+    return io::JoinPath(io::JoinPath(snap_->segment_.log_dir, "_sidecars"), decoded);
+  }
+
+  Status Apply(Action&& action, bool from_checkpoint) {
+    return std::visit(
+        [&](auto&& a) -> Status {
+          using T = std::decay_t<decltype(a)>;
+          if constexpr (std::is_same_v<T, AddFile>) return ApplyAdd(std::move(a), from_checkpoint);
+          else if constexpr (std::is_same_v<T, RemoveFile>) return ApplyRemove(std::move(a), from_checkpoint);
+          else if constexpr (std::is_same_v<T, Protocol>) {
+            if (!protocol_) protocol_ = std::move(a);
+          } else if constexpr (std::is_same_v<T, Metadata>) {
+            if (!metadata_) metadata_ = std::move(a);
+          } else if constexpr (std::is_same_v<T, Txn>) {
+            snap_->txns_.try_emplace(a.app_id, a);
+          } else if constexpr (std::is_same_v<T, DomainMetadata>) {
+            if (domains_seen_.insert(a.domain).second && !a.removed) {
+              snap_->domains_.emplace(a.domain, a);
+            }
+          }
+          // commitInfo, cdc, checkpointMetadata: no part in replay.
+          return Status::OK();
+        },
+        std::move(action));
+  }
+
+  // Whether (path, dv) is the newest reference to its logical file. Commit keys are
+  // remembered; checkpoint keys are unique and only checked.
+  bool FirstSighting(const std::string& path, const std::string& dv_id, bool from_checkpoint) {
+    std::string key = FileKey(path, dv_id);
+    if (from_checkpoint) return seen_.count(key) == 0;
+    return seen_.insert(std::move(key)).second;
+  }
+
+  Status ApplyAdd(AddFile&& a, bool from_checkpoint) {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::string path, RelativizeDataPath(snap_->table_root_, a.path), "add");
+    std::string dv_id = a.deletion_vector ? a.deletion_vector->UniqueId() : std::string();
+    if (!FirstSighting(path, dv_id, from_checkpoint)) return Status::OK();
+    table::FileEntry f;
+    f.path = std::move(path);
+    f.size = a.size;
+    f.modification_time_ms = a.modification_time;
+    f.partition_values = std::move(a.partition_values);
+    const std::optional<std::string>& stats = a.stats ? a.stats : a.stats_parsed;
+    if (stats) {
+      LITHIFY_ASSIGN_OR_RETURN_CTX(f.stats, ParseStats(*stats), "add '{}'", a.path);
+    }
+    if (a.deletion_vector) f.deletion_vector = a.deletion_vector->ToRef();
+    f.tags = std::move(a.tags);
+    f.base_row_id = a.base_row_id;
+    f.default_row_commit_version = a.default_row_commit_version;
+    f.clustering_provider = std::move(a.clustering_provider);
+    snap_->files_.push_back(std::move(f));
+    return Status::OK();
+  }
+
+  Status ApplyRemove(RemoveFile&& r, bool from_checkpoint) {
+    auto rel = RelativizeDataPath(snap_->table_root_, r.path);
+    if (!rel.ok()) {
+      // A tombstone for a file outside the table (canonicalized-paths golden tables,
+      // shallow clones) cannot cancel a live file here and VACUUM ignores such files;
+      // it is dropped rather than failing the load. Malformed escapes still fail.
+      if (rel.status().message().find("outside the table root") != std::string::npos) return Status::OK();
+      return rel.status().WithContext("remove");
+    }
+    std::string path = std::move(rel).value();
+    std::string dv_id = r.deletion_vector ? r.deletion_vector->UniqueId() : std::string();
+    if (!FirstSighting(path, dv_id, from_checkpoint)) return Status::OK();
+    snap_->tombstones_.push_back(Tombstone{std::move(path), std::move(r)});
+    return Status::OK();
+  }
+
+  Status Finish() {
+    const std::string where = fmt::format("{}: version {}", snap_->segment_.log_dir, snap_->version_);
+    if (!protocol_) return Status::Corruption("{}: no protocol action in the log", where);
+    if (!metadata_) return Status::Corruption("{}: no metaData action in the log", where);
+    snap_->protocol_ = std::move(*protocol_);
+    snap_->metadata_ = std::move(*metadata_);
+    LITHIFY_RETURN_NOT_OK_CTX(CheckReadSupported(snap_->protocol_), "{}", where);
+    snap_->write_block_reason_ = WriteBlockReason(snap_->protocol_);
+    // An absent schemaString reads as an empty struct, as in Delta's reference reader
+    // (log-only golden tables such as deltalog-commit-info have one).
+    snap_->schema_.kind = DataType::Kind::kStruct;
+    if (!snap_->metadata_.schema_string.empty()) {
+      LITHIFY_ASSIGN_OR_RETURN_CTX(snap_->schema_, ParseSchema(snap_->metadata_.schema_string), "{}", where);
+    }
+    const Protocol& p = snap_->protocol_;
+    bool mapping_supported = p.min_reader_version == 2 ||
+                             (p.min_reader_version >= 3 && p.HasReaderFeature("columnMapping"));
+    if (mapping_supported) {
+      LITHIFY_ASSIGN_OR_RETURN_CTX(snap_->column_mapping_mode_,
+                                   ParseColumnMappingMode(snap_->metadata_.configuration), "{}", where);
+    }
+    std::sort(snap_->files_.begin(), snap_->files_.end(), [](const auto& a, const auto& b) {
+      return a.path != b.path ? a.path < b.path : a.dv_unique_id() < b.dv_unique_id();
+    });
+    std::sort(snap_->tombstones_.begin(), snap_->tombstones_.end(),
+              [](const auto& a, const auto& b) { return a.path < b.path; });
+    snap_->timestamp_ms_ = CommitTimestamp();
+    return Status::OK();
+  }
+
+  int64_t CommitTimestamp() const {
+    const LogSegment& seg = snap_->segment_;
+    if (InCommitTimestampsEnabled(snap_->metadata_) && snap_->commit_info_ &&
+        snap_->commit_info_->in_commit_timestamp) {
+      return *snap_->commit_info_->in_commit_timestamp;
+    }
+    if (seg.latest_commit) return seg.latest_commit->mtime_ms;
+    return seg.checkpoint.empty() ? 0 : seg.checkpoint.front().mtime_ms;
+  }
+
+  std::unique_ptr<Snapshot> snap_;
+  std::optional<Protocol> protocol_;
+  std::optional<Metadata> metadata_;
+  std::unordered_set<std::string> seen_;
+  std::set<std::string> domains_seen_;
+};
+
+Status CheckReadSupported(const Protocol& p) {
+  if (p.reader_features) {
+    for (const auto& f : *p.reader_features) {
+      if (!Contains(kReadableFeatures, f)) {
+        return Status::NotSupported("table requires reader feature '{}', which lithify does not support", f);
+      }
+    }
+  }
+  if (p.min_reader_version < 1 || p.min_reader_version > 3) {
+    return Status::NotSupported("table requires reader version {} (lithify supports 1 to 3)",
+                                p.min_reader_version);
+  }
+  return Status::OK();
+}
+
+std::string WriteBlockReason(const Protocol& p) {
+  if (p.min_writer_version < 1 || p.min_writer_version > 7) {
+    return fmt::format("writer version {} is unknown to lithify", p.min_writer_version);
+  }
+  if (p.writer_features) {
+    for (const auto& f : *p.writer_features) {
+      if (!Contains(kWritableFeatures, f)) return fmt::format("writer feature '{}' is not supported", f);
+    }
+  }
+  if (p.reader_features) {
+    for (const auto& f : *p.reader_features) {
+      if (!Contains(kWritableFeatures, f)) return fmt::format("reader feature '{}' is not supported for writing", f);
+    }
+  }
+  return std::string();
+}
+
+std::optional<int64_t> Snapshot::NumLiveRecords() const {
+  int64_t total = 0;
+  for (const auto& f : files_) {
+    auto n = f.num_live_records();
+    if (!n) return std::nullopt;
+    total += *n;
+  }
+  return total;
+}
+
+Result<std::shared_ptr<const Snapshot>> Snapshot::Load(io::FileSystem* fs, std::string table_root,
+                                                       VersionSpec spec) {
+  if (fs == nullptr) return Status::InvalidArgument("Snapshot::Load: null FileSystem");
+  while (table_root.size() > 1 && table_root.back() == '/') table_root.pop_back();
+  std::optional<int64_t> version;
+  switch (spec.kind) {
+    case VersionSpec::Kind::kLatest:
+      break;
+    case VersionSpec::Kind::kVersion:
+      if (spec.value < 0) return Status::InvalidArgument("version {} is negative", spec.value);
+      version = spec.value;
+      break;
+    case VersionSpec::Kind::kTimestamp: {
+      LITHIFY_ASSIGN_OR_RETURN(version, VersionAtTimestamp(fs, table_root, spec.value));
+      break;
+    }
+  }
+  LITHIFY_ASSIGN_OR_RETURN(LogSegment segment, LoadLogSegment(fs, table_root, version));
+  SnapshotBuilder builder(fs, std::move(table_root));
+  return builder.Build(std::move(segment));
+}
+
+// ---- time travel by timestamp --------------------------------------------------------
+
+namespace {
+
+// The in-commit timestamp of a commit: its first action must be commitInfo with
+// inCommitTimestamp ("In-Commit Timestamps").
+Result<int64_t> ReadInCommitTimestamp(io::FileSystem* fs, const LogFile& f) {
+  LITHIFY_ASSIGN_OR_RETURN(Buffer data, fs->ReadFile(f.path));
+  std::string_view text = AsStringView(data.view());
+  std::string_view first = text.substr(0, text.find('\n'));
+  LITHIFY_ASSIGN_OR_RETURN_CTX(auto action, ParseActionLine(first), "{} line 1", LogName(f));
+  const CommitInfo* ci = action ? std::get_if<CommitInfo>(&*action) : nullptr;
+  if (ci == nullptr || !ci->in_commit_timestamp) {
+    return Status::Corruption("{}: in-commit timestamps are enabled but the first action has no commitInfo.inCommitTimestamp",
+                              LogName(f));
+  }
+  return *ci->in_commit_timestamp;
+}
+
+}  // namespace
+
+Result<int64_t> VersionAtTimestamp(io::FileSystem* fs, const std::string& table_root,
+                                   int64_t timestamp_ms) {
+  LITHIFY_ASSIGN_OR_RETURN(auto latest, Snapshot::Load(fs, table_root));
+  const std::string log_dir = io::JoinPath(table_root, "_delta_log");
+  LITHIFY_ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, log_dir));
+  std::vector<LogFile> commits;
+  for (auto& f : files) {
+    if (f.name.type == LogFileType::kCommit) commits.push_back(f);
+  }
+  if (commits.empty()) return Status::NotFound("{}: no commit files to travel in time with", log_dir);
+
+  // Versions at/after ICT enablement use inCommitTimestamp; earlier ones file times.
+  int64_t ict_from = INT64_MAX;
+  if (InCommitTimestampsEnabled(latest->metadata())) {
+    ict_from = IctEnablementVersion(latest->metadata()).value_or(0);
+  }
+  auto split = std::partition_point(commits.begin(), commits.end(),
+                                    [&](const LogFile& f) { return f.name.version < ict_from; });
+  if (split != commits.end()) {
+    LITHIFY_ASSIGN_OR_RETURN(int64_t first_ict, ReadInCommitTimestamp(fs, *split));
+    if (timestamp_ms >= first_ict) {
+      // ICTs increase strictly: binary search for the last commit with ict <= ts.
+      size_t lo = split - commits.begin(), hi = commits.size() - 1;  // commits[lo] qualifies
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        LITHIFY_ASSIGN_OR_RETURN(int64_t t, ReadInCommitTimestamp(fs, commits[mid]));
+        if (t <= timestamp_ms) lo = mid; else hi = mid - 1;
+      }
+      if (lo == commits.size() - 1) {
+        LITHIFY_ASSIGN_OR_RETURN(int64_t last_t, ReadInCommitTimestamp(fs, commits.back()));
+        if (timestamp_ms > last_t) {
+          return Status::NotFound("{}: timestamp {} is after the latest commit (version {} at {})",
+                                  log_dir, timestamp_ms, commits.back().name.version, last_t);
+        }
+      }
+      return commits[lo].name.version;
+    }
+  }
+  // File modification times, made strictly increasing as Delta does.
+  std::vector<int64_t> ts;
+  for (auto it = commits.begin(); it != split; ++it) {
+    int64_t t = it->mtime_ms;
+    if (!ts.empty() && t <= ts.back()) t = ts.back() + 1;
+    ts.push_back(t);
+  }
+  if (ts.empty() || timestamp_ms < ts.front()) {
+    return Status::NotFound("{}: timestamp {} is before the earliest commit (version {})", log_dir,
+                            timestamp_ms, commits.front().name.version);
+  }
+  size_t idx = std::upper_bound(ts.begin(), ts.end(), timestamp_ms) - ts.begin() - 1;
+  if (split == commits.end() && idx == ts.size() - 1 && timestamp_ms > ts.back()) {
+    return Status::NotFound("{}: timestamp {} is after the latest commit (version {} at {})", log_dir,
+                            timestamp_ms, commits.back().name.version, ts.back());
+  }
+  return commits[idx].name.version;
+}
+
+}  // namespace lithify::delta

@@ -1,0 +1,151 @@
+// Snapshot: the state of a Delta table at one version, reconstructed from its log.
+//
+// Load() runs the read path of PROTOCOL.md as small named steps:
+//   resolve the version (latest / by number / by timestamp)
+//   -> LoadLogSegment (newest complete checkpoint + contiguous commits)
+//   -> replay newest-first: commits (each file's actions last-to-first), then the
+//      checkpoint parts and their sidecars, keeping the first (= newest) action per key
+//      ("Action Reconciliation": files by (path, deletionVector.uniqueId), txn by appId,
+//      domainMetadata by domain, latest protocol and metaData)
+//   -> protocol gate (reader features lithify cannot honour are NotSupported)
+//   -> parse the schema, column mapping mode and partition columns.
+// Memory: the live-file list, the tombstones and a set of the file keys seen in
+// commits (checkpoint keys are unique by construction and are not remembered); actions
+// are not retained.
+//
+// A Snapshot is immutable once loaded and safe to share across threads (hold it by
+// shared_ptr<const Snapshot>). It does not own the FileSystem, which must outlive it.
+//
+// Intended use by scan / describe / planning commands:
+//   LITHIFY_ASSIGN_OR_RETURN(auto snap, delta::Snapshot::Load(fs, root));
+//   for (const table::FileEntry& f : snap->files()) {
+//     ... open io::JoinPath(snap->table_root(), f.path) ...
+//     if (f.deletion_vector) LoadDeletionVector(fs, snap->table_root(), *f.deletion_vector);
+//     physical column names: ResolvePhysicalColumn(snap->schema(), {"a","b"},
+//                                                  snap->column_mapping_mode())
+//   }
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/delta/actions.h"
+#include "lithify/delta/log_segment.h"
+#include "lithify/delta/schema.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/table/file_entry.h"
+
+namespace lithify::delta {
+
+// Which version to load.
+struct VersionSpec {
+  enum class Kind { kLatest, kVersion, kTimestamp };
+  Kind kind = Kind::kLatest;
+  int64_t value = 0;  // the version, or the timestamp in ms since the epoch
+
+  static VersionSpec Latest() { return {}; }
+  static VersionSpec AtVersion(int64_t v) { return {Kind::kVersion, v}; }
+  static VersionSpec AtTimestamp(int64_t ms) { return {Kind::kTimestamp, ms}; }
+};
+
+// A remove action that survived reconciliation: a tombstone VACUUM must respect until
+// it expires (deletion_timestamp + delta.deletedFileRetentionDuration).
+struct Tombstone {
+  std::string path;   // decoded, relative to the table root
+  RemoveFile remove;  // the action as logged (path still URI-encoded)
+};
+
+class Snapshot {
+ public:
+  // Loads `table_root` (a FileSystem path; its log is `<table_root>/_delta_log`).
+  // Errors:
+  //  - NotFound: no Delta log; a version beyond the latest or before the earliest
+  //    reconstructable one; a timestamp before the first or after the last commit.
+  //  - Corruption: malformed commit lines ("_delta_log/<v>.json line 3: ..."), a gap in
+  //    the commits, a checkpoint that cannot be read, no protocol or metaData in the
+  //    segment, a file path escaping the table root, malformed stats / DV descriptors.
+  //  - NotSupported: a reader version above 3, or a reader feature lithify does not
+  //    implement (named in the message).
+  static Result<std::shared_ptr<const Snapshot>> Load(io::FileSystem* fs, std::string table_root,
+                                                      VersionSpec spec = VersionSpec::Latest());
+
+  io::FileSystem* fs() const { return fs_; }
+  const std::string& table_root() const { return table_root_; }
+  int64_t version() const { return version_; }
+  // Commit timestamp in ms: the commit's inCommitTimestamp when in-commit timestamps are
+  // enabled at this version, else the commit file's modification time (the checkpoint's
+  // when the commit file is gone).
+  int64_t timestamp_ms() const { return timestamp_ms_; }
+  const LogSegment& log_segment() const { return segment_; }
+
+  const Protocol& protocol() const { return protocol_; }
+  const Metadata& metadata() const { return metadata_; }
+  const StructType& schema() const { return schema_; }
+  const std::vector<std::string>& partition_columns() const { return metadata_.partition_columns; }
+  // metaData.configuration (table properties such as delta.appendOnly).
+  const std::map<std::string, std::string>& properties() const { return metadata_.configuration; }
+  ColumnMappingMode column_mapping_mode() const { return column_mapping_mode_; }
+
+  // Live logical files, sorted by (path, DV unique id).
+  const std::vector<table::FileEntry>& files() const { return files_; }
+  // Unexpired-as-far-as-the-log-knows tombstones, sorted by path.
+  const std::vector<Tombstone>& tombstones() const { return tombstones_; }
+  // Latest txn per appId.
+  const std::map<std::string, Txn>& txns() const { return txns_; }
+  // Live (not removed) domain metadata per domain.
+  const std::map<std::string, DomainMetadata>& domain_metadata() const { return domains_; }
+  // The commitInfo of the snapshot version's commit file, when present.
+  const std::optional<CommitInfo>& commit_info() const { return commit_info_; }
+
+  // Whether lithify may write this table: false when the writer version or a writer
+  // feature is unknown to lithify; write_block_reason() then names it.
+  bool CanWrite() const { return write_block_reason_.empty(); }
+  const std::string& write_block_reason() const { return write_block_reason_; }
+
+  // Sum of live rows (numRecords - DV cardinality) over all files; nullopt when any
+  // file lacks numRecords.
+  std::optional<int64_t> NumLiveRecords() const;
+
+ private:
+  friend class SnapshotBuilder;
+  Snapshot() = default;
+
+  io::FileSystem* fs_ = nullptr;
+  std::string table_root_;
+  int64_t version_ = -1;
+  int64_t timestamp_ms_ = 0;
+  LogSegment segment_;
+  Protocol protocol_;
+  Metadata metadata_;
+  StructType schema_;
+  ColumnMappingMode column_mapping_mode_ = ColumnMappingMode::kNone;
+  std::vector<table::FileEntry> files_;
+  std::vector<Tombstone> tombstones_;
+  std::map<std::string, Txn> txns_;
+  std::map<std::string, DomainMetadata> domains_;
+  std::optional<CommitInfo> commit_info_;
+  std::string write_block_reason_;
+};
+
+// PROTOCOL.md "Table Features" / "Reader Version Requirements": OK when lithify can
+// read a table with this protocol, else NotSupported naming the reader version or the
+// first unsupported reader feature.
+Status CheckReadSupported(const Protocol& protocol);
+// Empty when lithify knows every writer feature and the writer version, else the reason.
+std::string WriteBlockReason(const Protocol& protocol);
+
+// The version active at `timestamp_ms` (Delta time travel semantics: the latest version
+// whose commit timestamp <= timestamp_ms). Commit timestamps are in-commit timestamps
+// for versions at or after their enablement (`delta.enableInCommitTimestamps`) and
+// otherwise file modification times made strictly increasing (a commit whose time is
+// not after its predecessor's counts as predecessor + 1 ms, as Delta does).
+// NotFound when the timestamp precedes the earliest commit or follows the latest.
+Result<int64_t> VersionAtTimestamp(io::FileSystem* fs, const std::string& table_root,
+                                   int64_t timestamp_ms);
+
+}  // namespace lithify::delta
