@@ -6,6 +6,7 @@
 // Buffer is move-only; it is not thread-safe.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -66,8 +67,10 @@ class Buffer {
 
   void Reserve(size_t n) {
     if (n <= capacity_) return;
-    size_t cap = capacity_ ? capacity_ : 64;
-    while (cap < n) cap *= 2;
+    // Geometric growth for appends, but never more than needed for one big Resize: a
+    // page of just over 1 GiB must not reserve 2 GiB.
+    size_t cap = std::max<size_t>(n, capacity_ < 32 ? 64 : capacity_ * 2);
+    if (n > 2 * capacity_) cap = n;
     auto* p = static_cast<uint8_t*>(std::realloc(data_, cap));
     if (p == nullptr) throw std::bad_alloc();
     data_ = p;

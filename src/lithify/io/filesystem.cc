@@ -1,1 +1,96 @@
-// placeholder
+// The non-virtual helpers of the FileSystem contract and the in-memory buffer file.
+#include "lithify/io/filesystem.h"
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "lithify/base/macros.h"
+
+namespace lithify::io {
+
+namespace {
+
+// Checks [offset, offset + length) against `size` without overflowing, so no caller
+// allocates or copies for a range the file cannot satisfy.
+Status CheckRange(const std::string& path, uint64_t size, uint64_t offset, size_t length) {
+  if (offset > size || length > size - offset) {
+    return Status::IOError("{}: read of {} bytes at offset {} is past the end of the file ({} bytes)",
+                           path, length, offset, size);
+  }
+  return Status::OK();
+}
+
+class BufferFile final : public RandomAccessFile {
+ public:
+  BufferFile(std::string path, Buffer data) : path_(std::move(path)), data_(std::move(data)) {}
+
+  uint64_t size() const override { return data_.size(); }
+  const std::string& path() const override { return path_; }
+
+  Status ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    LITHIFY_RETURN_NOT_OK(CheckRange(path_, data_.size(), offset, length));
+    // memcpy with a null source is UB even for zero bytes (empty Buffer has no data).
+    if (length > 0) std::memcpy(out, data_.data() + offset, length);
+    return Status::OK();
+  }
+
+ private:
+  const std::string path_;
+  const Buffer data_;  // immutable after construction, so concurrent reads are safe
+};
+
+}  // namespace
+
+Result<Buffer> RandomAccessFile::Read(uint64_t offset, size_t length) {
+  // Validate before allocating: a corrupt length field must not become a huge allocation.
+  LITHIFY_RETURN_NOT_OK(CheckRange(path(), size(), offset, length));
+  Buffer out(length);
+  LITHIFY_RETURN_NOT_OK(ReadAt(offset, length, out.data()));
+  return out;
+}
+
+Status FileSystem::DeleteMany(const std::vector<std::string>& paths) {
+  Status first;
+  for (const auto& p : paths) {
+    Status st = Delete(p);
+    if (!st.ok() && first.ok()) first = std::move(st);
+  }
+  return first;
+}
+
+Result<Buffer> FileSystem::ReadFile(std::string_view path) {
+  LITHIFY_ASSIGN_OR_RETURN(auto file, OpenForRead(path));
+  const uint64_t size = file->size();
+  if (size > SIZE_MAX) return Status::IOError("{}: file of {} bytes does not fit in memory", path, size);
+  return file->Read(0, static_cast<size_t>(size));
+}
+
+Status FileSystem::WriteFile(std::string_view path, ByteView data) {
+  LITHIFY_ASSIGN_OR_RETURN(auto out, Create(path));
+  Status st = out->Append(data);
+  if (!st.ok()) {
+    out->Abort();
+    return st;
+  }
+  return out->Close();
+}
+
+std::unique_ptr<RandomAccessFile> NewBufferFile(std::string path, Buffer data) {
+  return std::make_unique<BufferFile>(std::move(path), std::move(data));
+}
+
+std::string JoinPath(std::string_view a, std::string_view b) {
+  if (a.empty()) return std::string(b);
+  if (b.empty()) return std::string(a);
+  while (!a.empty() && a.back() == '/') a.remove_suffix(1);
+  while (!b.empty() && b.front() == '/') b.remove_prefix(1);
+  std::string out;
+  out.reserve(a.size() + 1 + b.size());
+  out.append(a);
+  out.push_back('/');
+  out.append(b);
+  return out;
+}
+
+}  // namespace lithify::io

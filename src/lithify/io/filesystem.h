@@ -107,6 +107,10 @@ std::unique_ptr<FileSystem> NewLocalFileSystem();
 // A process-local in-memory file system (for tests and the simulator).
 std::unique_ptr<FileSystem> NewMemoryFileSystem();
 
+// An in-memory RandomAccessFile over owned bytes (for fuzz targets, tests and data
+// already in memory). `path` is used only in error messages.
+std::unique_ptr<RandomAccessFile> NewBufferFile(std::string path, Buffer data);
+
 // Joins path segments with exactly one '/'.
 std::string JoinPath(std::string_view a, std::string_view b);
 
