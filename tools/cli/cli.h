@@ -26,6 +26,8 @@ using Runner = std::function<Status(const Context&)>;
 // Each command file provides one Register function; `selected` receives the runner of
 // the subcommand the user chose.
 void RegisterParquetCommands(CLI::App& app, Runner* selected);
+// `scan`, `files`, `describe detail|history` (tools/cli/table_commands.cc).
+void RegisterTableCommands(CLI::App& app, Runner* selected);
 
 // A usage error (exit code 2) raised after parsing, e.g. conflicting flags.
 template <typename... Args>

@@ -39,6 +39,7 @@ int Main(int argc, char** argv) {
   app.add_flag("--json", ctx.json, "Machine-readable JSON output on stdout");
   Runner selected;
   RegisterParquetCommands(app, &selected);
+  RegisterTableCommands(app, &selected);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,438 @@
+#include "lithify/commands/scan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "lithify/base/macros.h"
+#include "lithify/delta/deletion_vector.h"
+#include "lithify/expr/batch_eval.h"
+#include "lithify/expr/expr.h"
+#include "lithify/expr/stats_eval.h"
+#include "lithify/parquet/file_reader.h"
+
+namespace lithify::commands {
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Errors from lower layers usually name the file already; make sure they always do.
+Status NameFile(const Status& st, const std::string& path) {
+  if (st.ok() || st.message().find(path) != std::string::npos) return st;
+  return st.WithContext(path);
+}
+
+// The partition-only part of a bound predicate: a predicate implied by the original
+// that references only partition columns, or nullopt when none exists (then partition
+// values cannot exclude a file). AND keeps its reducible children (dropping a conjunct
+// only weakens it); OR needs every child reducible. The tree is NOT-free (NNF), so
+// weakening leaves is sound.
+std::optional<expr::BoundNode> PartitionOnly(const expr::BoundNode& n,
+                                             const std::vector<bool>& is_partition) {
+  using expr::BoundKind;
+  switch (n.kind) {
+    case BoundKind::kConstant: return n;
+    case BoundKind::kCompare:
+    case BoundKind::kIn:
+    case BoundKind::kIsNull:
+      if (!is_partition[n.column]) return std::nullopt;
+      if (n.right_column >= 0 && !is_partition[n.right_column]) return std::nullopt;
+      return n;
+    case BoundKind::kAnd: {
+      expr::BoundNode out = n;
+      out.children.clear();
+      for (const expr::BoundNode& c : n.children) {
+        if (auto r = PartitionOnly(c, is_partition)) out.children.push_back(std::move(*r));
+      }
+      if (out.children.empty()) return std::nullopt;
+      if (out.children.size() == 1) return std::move(out.children.front());
+      return out;
+    }
+    case BoundKind::kOr: {
+      expr::BoundNode out = n;
+      out.children.clear();
+      for (const expr::BoundNode& c : n.children) {
+        auto r = PartitionOnly(c, is_partition);
+        if (!r) return std::nullopt;
+        out.children.push_back(std::move(*r));
+      }
+      return out;
+    }
+  }
+  return std::nullopt;
+}
+
+// Resolves "--columns" entries to output leaves: each name is a dotted logical path
+// matched level by level (exactly, then case-insensitively when unique).
+Result<std::vector<int>> ResolveProjection(const parquet::Schema& schema,
+                                           const std::vector<std::string>& names) {
+  std::vector<int> leaves;
+  for (const std::string& name : names) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (;;) {
+      size_t dot = name.find('.', start);
+      parts.push_back(name.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    int node = 0;
+    for (const std::string& p : parts) {
+      const parquet::SchemaNode& n = schema.node(node);
+      if (node != 0 && n.kind != parquet::NodeKind::kStruct) { node = -1; break; }
+      int found = -1;
+      for (int c : n.children) {
+        if (schema.node(c).name == p) found = c;
+      }
+      if (found < 0) {
+        for (int c : n.children) {
+          if (Lower(schema.node(c).name) == Lower(p)) {
+            if (found >= 0) return Status::InvalidArgument("column '{}' is ambiguous", name);
+            found = c;
+          }
+        }
+      }
+      node = found;
+      if (node < 0) break;
+    }
+    if (node <= 0) return Status::NotFound("column '{}' is not in the table schema", name);
+    for (int l : schema.LeavesUnder(node)) leaves.push_back(l);
+  }
+  std::sort(leaves.begin(), leaves.end());
+  leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+  return leaves;
+}
+
+class RenderSink final : public ScanSink {
+ public:
+  RenderSink(parquet::RowFormat format, std::function<Status(std::string_view)> write)
+      : format_(format), write_(std::move(write)) {}
+  Status Begin(const parquet::Schema& schema, const std::vector<int>& fields) override {
+    schema_ = &schema;
+    fields_ = fields;
+    if (format_ == parquet::RowFormat::kCsv) return write_(parquet::CsvHeader(schema, fields));
+    return Status::OK();
+  }
+  Status Rows(const parquet::RowBatch& batch, int64_t n) override {
+    out_.clear();
+    LITHIFY_RETURN_NOT_OK(parquet::RenderRows(*schema_, fields_, batch, format_, n, &out_));
+    return write_(out_);
+  }
+
+ private:
+  parquet::RowFormat format_;
+  std::function<Status(std::string_view)> write_;
+  const parquet::Schema* schema_ = nullptr;
+  std::vector<int> fields_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string_view FileVerdictName(FileVerdict v) {
+  switch (v) {
+    case FileVerdict::kKept: return "kept";
+    case FileVerdict::kSkippedByPartition: return "skipped-partition";
+    case FileVerdict::kSkippedByStats: return "skipped-stats";
+  }
+  return "?";
+}
+
+std::unique_ptr<ScanSink> NewRenderSink(parquet::RowFormat format,
+                                        std::function<Status(std::string_view)> write) {
+  return std::make_unique<RenderSink>(format, std::move(write));
+}
+
+Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_root,
+                                delta::VersionSpec version, std::string_view where) {
+  ScanContext ctx;
+  Result<std::shared_ptr<const delta::Snapshot>> snap = delta::Snapshot::Load(fs, table_root, version);
+  if (!snap.ok()) return NameFile(snap.status(), table_root);
+  ctx.snapshot = std::move(*snap);
+  const delta::Snapshot& s = *ctx.snapshot;
+  // A log-only table may have no schema at all (no schemaString): it has no columns, and
+  // Scan reads it as empty when it has no files.
+  if (!s.schema().fields.empty()) {
+    Result<OutputSchema> out = OutputSchema::Build(s.schema(), s.partition_columns());
+    if (!out.ok()) return out.status().WithContext(table_root);
+    ctx.output = std::make_unique<OutputSchema>(std::move(*out));
+  }
+
+  ctx.partition_keys.assign(s.schema().fields.size(), "");
+  for (size_t i = 0; i < s.schema().fields.size(); ++i) {
+    const std::string& name = s.schema().fields[i].name;
+    bool part = std::any_of(s.partition_columns().begin(), s.partition_columns().end(),
+                            [&](const std::string& p) { return Lower(p) == Lower(name); });
+    if (!part) continue;
+    Result<delta::PhysicalColumn> pc =
+        delta::ResolvePhysicalColumn(s.schema(), {name}, s.column_mapping_mode());
+    if (!pc.ok()) return pc.status().WithContext(table_root);
+    ctx.partition_keys[i] = pc->path.front();
+  }
+
+  if (!where.empty()) {
+    if (!ctx.output) return Status::InvalidArgument("predicate: the table has no columns");
+    Result<expr::Expr> parsed = expr::Parse(where);
+    if (!parsed.ok()) return Status::InvalidArgument("predicate: {}", parsed.status().message());
+    Result<expr::BoundExpr> bound =
+        expr::Bind(*parsed, expr::ResolverFromColumns(ctx.output->BindableColumns()));
+    if (!bound.ok()) {
+      if (bound.status().IsInvalidArgument() || bound.status().IsNotFound()) {
+        return Status::InvalidArgument("predicate: {}", bound.status().message());
+      }
+      return bound.status();
+    }
+    ctx.predicate.emplace(std::move(*bound));
+  }
+  return ctx;
+}
+
+Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const ScanContext& ctx,
+                                                                      const table::FileEntry& f) {
+  const delta::StructType& schema = ctx.snapshot->schema();
+  std::vector<std::optional<table::Value>> values(schema.fields.size());
+  for (size_t i = 0; i < schema.fields.size(); ++i) {
+    const std::string& key = ctx.partition_keys[i];
+    if (key.empty()) continue;
+    auto it = f.partition_values.find(key);
+    std::optional<std::string> text;
+    if (it != f.partition_values.end()) text = it->second;
+    Result<table::Value> v = delta::ParsePartitionValue(schema.fields[i].type, text);
+    if (!v.ok()) return v.status().WithContextF("{}: partition column '{}'", f.path, schema.fields[i].name);
+    if (!v->is_null()) values[i] = std::move(*v);
+  }
+  return values;
+}
+
+Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune) {
+  const delta::Snapshot& snap = *ctx.snapshot;
+  std::vector<FileDecision> out;
+  out.reserve(snap.files().size());
+  if (!ctx.predicate || !prune) {
+    for (const table::FileEntry& f : snap.files()) out.push_back({&f, FileVerdict::kKept, ""});
+    return out;
+  }
+  const expr::BoundExpr& pred = *ctx.predicate;
+  const size_t ncols = pred.columns().size();
+  const delta::StructType& schema = snap.schema();
+
+  // Per bound column: its Delta top-level field when it is a partition column, else -1;
+  // and the physical statistics path.
+  std::vector<int> part_field(ncols, -1);
+  std::vector<bool> is_partition(ncols, false);
+  std::vector<std::vector<std::string>> stats_path(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    const expr::ColumnPath& path = pred.columns()[c].path;
+    if (path.size() == 1) {
+      for (size_t i = 0; i < schema.fields.size(); ++i) {
+        if (schema.fields[i].name == path[0] && !ctx.partition_keys[i].empty()) {
+          part_field[c] = static_cast<int>(i);
+          is_partition[c] = true;
+        }
+      }
+    }
+    if (!is_partition[c]) {
+      Result<delta::PhysicalColumn> pc =
+          delta::ResolvePhysicalColumn(schema, path, snap.column_mapping_mode());
+      if (pc.ok()) stats_path[c] = pc->path;
+    }
+  }
+  std::optional<expr::BoundExpr> part_pred;
+  if (auto r = PartitionOnly(pred.root(), is_partition)) part_pred.emplace(std::move(*r), pred.columns());
+
+  for (const table::FileEntry& f : snap.files()) {
+    LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx, f));
+    FileDecision d{&f, FileVerdict::kKept, ""};
+    // Partition values.
+    std::vector<expr::Value> row(ncols);
+    for (size_t c = 0; c < ncols; ++c) {
+      const expr::DataType& t = pred.columns()[c].type;
+      row[c] = expr::Value::Null(t);
+      if (part_field[c] >= 0 && pv[part_field[c]]) {
+        if (auto v = ToExprValue(*pv[part_field[c]], t)) row[c] = std::move(*v);
+      }
+    }
+    if (part_pred) {
+      expr::Truth t = expr::EvaluateRow(*part_pred, row);
+      if (t != expr::Truth::kTrue) {
+        std::string values;
+        for (size_t c = 0; c < ncols; ++c) {
+          if (!is_partition[c]) continue;
+          if (!values.empty()) values += ", ";
+          values += expr::ColumnPathText(pred.columns()[c].path) + "=" +
+                    (row[c].is_null() ? std::string("null") : expr::DisplayText(row[c]));
+        }
+        d.verdict = FileVerdict::kSkippedByPartition;
+        d.reason = fmt::format("{} is {} for partition {}", expr::ToString(*part_pred, part_pred->root()),
+                               expr::TruthText(t), values);
+        out.push_back(std::move(d));
+        continue;
+      }
+    }
+    // Statistics (partition columns contribute their exact values).
+    std::vector<expr::ColumnStats> cs(ncols);
+    expr::FileStats fst;
+    fst.num_records = f.num_records();
+    if (f.stats && f.stats->tight_bounds) fst.tight_bounds = *f.stats->tight_bounds;
+    for (size_t c = 0; c < ncols; ++c) {
+      const expr::DataType& t = pred.columns()[c].type;
+      if (is_partition[c]) {
+        cs[c].max_may_be_truncated = false;
+        cs[c].timestamps_truncated_to_millis = false;
+        cs[c].max_may_exclude_nan = false;
+        if (!row[c].is_null()) {
+          cs[c].min = row[c];
+          cs[c].max = row[c];
+          cs[c].null_count = 0;
+        } else if (part_field[c] >= 0 && !pv[part_field[c]] && fst.num_records) {
+          cs[c].null_count = *fst.num_records;
+        }
+        continue;
+      }
+      if (!f.stats || stats_path[c].empty()) continue;
+      const table::ColumnStats* s = f.stats->Find(stats_path[c]);
+      if (s == nullptr) continue;
+      if (s->min) {
+        if (auto v = ToExprValue(*s->min, t); v && !v->is_null()) cs[c].min = std::move(*v);
+      }
+      if (s->max) {
+        if (auto v = ToExprValue(*s->max, t); v && !v->is_null()) cs[c].max = std::move(*v);
+      }
+      cs[c].null_count = s->null_count;
+    }
+    expr::SkipDecision sd = expr::CanSkip(pred, cs, fst);
+    if (sd.skip) {
+      d.verdict = FileVerdict::kSkippedByStats;
+      d.reason = std::move(sd.reason);
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
+                        const ScanOptions& options, ScanSink* sink) {
+  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, table_root, options.version, options.where));
+  if (!ctx.output) {
+    if (ctx.snapshot->files().empty()) return ScanResult{};
+    return Status::NotSupported("{}: the table has data files but no columns in its schema", table_root);
+  }
+  const OutputSchema& out = *ctx.output;
+  const parquet::Schema& os = out.schema();
+  const delta::Snapshot& snap = *ctx.snapshot;
+
+  // Projection: leaves to output and the top-level fields that render them.
+  std::vector<int> proj;
+  if (options.columns.empty()) {
+    for (int l = 0; l < os.num_leaves(); ++l) proj.push_back(l);
+  } else {
+    Result<std::vector<int>> r = ResolveProjection(os, options.columns);
+    if (!r.ok()) return r.status().WithContext(table_root);
+    proj = std::move(*r);
+  }
+  std::vector<int> fields;
+  {
+    std::set<int> tops;
+    for (int l : proj) tops.insert(out.leaves()[l].top_field);
+    for (int t : tops) fields.push_back(os.top_level_fields()[t]);
+  }
+  // Needed leaves: projection plus predicate columns (batch order = ascending leaf).
+  std::set<int> needed(proj.begin(), proj.end());
+  std::vector<int> pred_leaf;
+  if (ctx.predicate) {
+    for (const expr::BoundColumn& c : ctx.predicate->columns()) {
+      int l = out.FindLeaf(c.path);
+      if (l < 0) return Status::Internal("predicate column '{}' has no output leaf", expr::ColumnPathText(c.path));
+      pred_leaf.push_back(l);
+      needed.insert(l);
+    }
+  }
+  std::vector<int> leaves(needed.begin(), needed.end());
+  std::vector<bool> in_proj(os.num_leaves(), false);
+  for (int l : proj) in_proj[l] = true;
+  std::vector<expr::BatchColumn> bcols;
+  for (int l : pred_leaf) {
+    int idx = static_cast<int>(std::find(leaves.begin(), leaves.end(), l) - leaves.begin());
+    LITHIFY_ASSIGN_OR_RETURN(expr::BatchColumn bc, expr::DescribeLeaf(os.leaf(l), idx));
+    bcols.push_back(bc);
+  }
+
+  LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> plan, PlanScan(ctx, options.prune_files));
+  ScanResult result;
+  result.files_total = static_cast<int64_t>(plan.size());
+  for (const FileDecision& d : plan) {
+    if (d.verdict == FileVerdict::kSkippedByPartition) ++result.files_skipped_partition;
+    if (d.verdict == FileVerdict::kSkippedByStats) ++result.files_skipped_stats;
+  }
+  if (sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Begin(os, fields));
+
+  int64_t remaining = options.limit;  // < 0: unlimited
+  for (const FileDecision& d : plan) {
+    if (remaining == 0) break;
+    if (d.verdict != FileVerdict::kKept) continue;
+    const table::FileEntry& f = *d.file;
+    const std::string path = io::JoinPath(snap.table_root(), f.path);
+    Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs, path);
+    if (!reader.ok()) return NameFile(reader.status(), path);
+    ++result.files_read;
+    std::optional<delta::DeletionVector> dv;
+    if (f.deletion_vector) {
+      Result<delta::DeletionVector> loaded =
+          delta::LoadDeletionVector(fs, snap.table_root(), *f.deletion_vector);
+      if (!loaded.ok()) return loaded.status().WithContextF("{}: deletion vector", path);
+      dv.emplace(std::move(*loaded));
+    }
+    // Counting without a predicate needs only the footer and the deletion vector.
+    if (options.count_only && !ctx.predicate) {
+      for (int rg = 0; rg < (*reader)->num_row_groups() && remaining != 0; ++rg) {
+        int64_t n = (*reader)->metadata().row_groups[rg].num_rows;
+        if (dv) {
+          auto keep = dv->KeepMask((*reader)->RowGroupFirstRow(rg), n);
+          n = std::count(keep.begin(), keep.end(), true);
+        }
+        if (remaining > 0) n = std::min(n, remaining);
+        result.rows += n;
+        if (remaining > 0) remaining -= n;
+      }
+      continue;
+    }
+    LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx, f));
+    Result<std::unique_ptr<FileAdapter>> adapter =
+        FileAdapter::Make(out, snap.column_mapping_mode(), reader->get(), leaves, pv);
+    if (!adapter.ok()) return NameFile(adapter.status(), path);
+    for (int rg = 0; rg < (*adapter)->num_row_groups() && remaining != 0; ++rg) {
+      Result<parquet::RowBatch> rb = (*adapter)->ReadRowGroup(rg);
+      if (!rb.ok()) return NameFile(rb.status(), path);
+      parquet::RowBatch& batch = *rb;
+      ++result.row_groups_read;
+      std::vector<bool> keep;
+      if (dv) keep = dv->KeepMask(static_cast<uint64_t>(batch.first_row_index), batch.num_rows);
+      if (ctx.predicate) {
+        Result<std::vector<bool>> sel = expr::EvaluateBatch(*ctx.predicate, batch, bcols);
+        if (!sel.ok()) return NameFile(sel.status().WithContextF("row group {}", rg), path);
+        if (keep.empty()) {
+          keep = std::move(*sel);
+        } else {
+          for (size_t i = 0; i < keep.size(); ++i) keep[i] = keep[i] && (*sel)[i];
+        }
+      }
+      if (!keep.empty()) parquet::FilterRows(&batch, keep);
+      // Predicate-only columns must not render inside a projected struct.
+      std::erase_if(batch.columns, [&](const parquet::ColumnData& c) { return !in_proj[c.leaf_index]; });
+      int64_t n = batch.num_rows;
+      if (remaining > 0) n = std::min(n, remaining);
+      if (n > 0 && sink != nullptr && !options.count_only) {
+        Status st = sink->Rows(batch, n);
+        if (!st.ok()) return NameFile(st.WithContextF("row group {}", rg), path);
+      }
+      result.rows += n;
+      if (remaining > 0) remaining -= n;
+    }
+  }
+  return result;
+}
+
+}  // namespace lithify::commands
