@@ -3,6 +3,7 @@
 //   parquet_bench decode FILE...        read every row group of every file, all columns
 //   parquet_bench encode OUT FILE...    decode all inputs into memory first (untimed),
 //                                       then time writing them into OUT (zstd)
+//   parquet_bench rewrite OUT FILE...   parquet::RewriteFiles (column at a time, zstd)
 //
 // Prints one JSON object: {"mode", "files", "rows", "input_bytes", "seconds"}.
 // Driven by bench/rewrite_bench.mjs, which measures DuckDB on the same inputs.
@@ -14,6 +15,7 @@
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/file_writer.h"
+#include "lithify/parquet/rewrite.h"
 
 namespace lp = lithify::parquet;
 
@@ -86,16 +88,30 @@ int Encode(const std::string& out, const std::vector<std::string>& files) {
   return 0;
 }
 
+int Rewrite(const std::string& out, const std::vector<std::string>& files) {
+  auto fs = lithify::io::NewLocalFileSystem();
+  auto t0 = std::chrono::steady_clock::now();
+  auto res = lp::RewriteFiles(fs.get(), files, out, {});
+  if (!res.ok()) return Fail(res.status());
+  std::printf("{\"mode\":\"rewrite\",\"files\":%zu,\"rows\":%lld,\"input_bytes\":%lld,"
+              "\"output_bytes\":%lld,\"row_groups\":%lld,\"seconds\":%.4f}\n",
+              files.size(), static_cast<long long>(res->rows),
+              static_cast<long long>(res->bytes_in), static_cast<long long>(res->bytes_out),
+              static_cast<long long>(res->row_groups), Seconds(t0));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: parquet_bench decode FILE... | encode OUT FILE...\n");
+    std::fprintf(stderr, "usage: parquet_bench decode FILE... | encode OUT FILE... | rewrite OUT FILE...\n");
     return 2;
   }
   std::string mode = argv[1];
   if (mode == "decode") return Decode({argv + 2, argv + argc});
   if (mode == "encode" && argc >= 4) return Encode(argv[2], {argv + 3, argv + argc});
-  std::fprintf(stderr, "usage: parquet_bench decode FILE... | encode OUT FILE...\n");
+  if (mode == "rewrite" && argc >= 4) return Rewrite(argv[2], {argv + 3, argv + argc});
+  std::fprintf(stderr, "usage: parquet_bench decode FILE... | encode OUT FILE... | rewrite OUT FILE...\n");
   return 2;
 }

@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang-14 (ASan+UBSan, build-fuzz/) and runs each for
-# a bounded time over a seed corpus made from ../shared/corpus/**/*.parquet.
+# a bounded time over a seed corpus made at run time from ../shared/corpus:
+#   parquet_reader_fuzz, metadata_fuzz   **/*.parquet
+#   delta_actions_fuzz                   commit files **/_delta_log/<20 digits>.json
+#   deletion_vector_fuzz                 **/deletion_vector_*.bin
 #
 # Usage: scripts/fuzz.sh [target...]           (default: every target)
 # Environment:
-#   LITHIFY_FUZZ_SECONDS   seconds per target (default 60)
+#   LITHIFY_FUZZ_SECONDS   seconds per target (default 45: four targets stay near three
+#                          minutes of fuzzing in CI; raise it for a deeper local run)
 #   LITHIFY_FUZZ_CORPUS    seed source directory (default <repo>/../shared/corpus)
 #   LITHIFY_FUZZ_JOBS      build parallelism (default nproc)
+#   LITHIFY_FUZZ_BUILD_DIR build directory (default <repo>/build-fuzz)
 # Exits non-zero if any target crashes, leaks, times out or runs out of memory, after
 # printing the reproducer path; the last line is "fuzz: N passed, N failed".
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-bdir="$root/build-fuzz"
-seconds="${LITHIFY_FUZZ_SECONDS:-60}"
+bdir="${LITHIFY_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+seconds="${LITHIFY_FUZZ_SECONDS:-45}"
 corpus_src="${LITHIFY_FUZZ_CORPUS:-$root/../shared/corpus}"
 jobs="${LITHIFY_FUZZ_JOBS:-$(nproc)}"
-all_targets=(parquet_reader_fuzz metadata_fuzz)
+all_targets=(parquet_reader_fuzz metadata_fuzz delta_actions_fuzz deletion_vector_fuzz)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 # Seeds larger than this slow every mutation down without adding much coverage.
@@ -36,18 +41,41 @@ fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/lithify-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-seeds="$work/seeds"
-mkdir -p "$seeds"
-if [[ -d "$corpus_src" ]]; then
-  # Name seeds by content hash: identical files collapse into one.
-  while IFS= read -r -d '' f; do
-    h="$(sha1sum "$f" | cut -c1-40)"
-    cp "$f" "$seeds/$h"
-  done < <(find -L "$corpus_src" -type f -name '*.parquet' -size -$((max_seed_bytes + 1))c -print0)
-else
+# One seed directory per input kind; each target reads the kind it parses.
+seed_kind() {
+  case "$1" in
+    delta_actions_fuzz) echo delta-commits ;;
+    deletion_vector_fuzz) echo delta-dvs ;;
+    *) echo parquet ;;
+  esac
+}
+# find(1) predicates selecting the seed files of a kind, into the array find_args.
+set_find_args() {
+  case "$1" in
+    delta-commits) find_args=(-regextype posix-extended -regex '.*/_delta_log/[0-9]{20}\.json') ;;
+    delta-dvs) find_args=(-name 'deletion_vector_*.bin') ;;
+    *) find_args=(-name '*.parquet') ;;
+  esac
+}
+if [[ ! -d "$corpus_src" ]]; then
   echo "fuzz: warning: no seed corpus at $corpus_src; starting from nothing" >&2
 fi
-echo "== fuzz: $(find "$seeds" -type f | wc -l) seed files; ${seconds}s per target"
+declare -A seeds_made=()
+for t in "${targets[@]}"; do
+  kind="$(seed_kind "$t")"
+  [[ -n "${seeds_made[$kind]:-}" ]] && continue
+  seeds_made[$kind]=1
+  mkdir -p "$work/seeds-$kind"
+  [[ -d "$corpus_src" ]] || continue
+  # Name seeds by content hash: identical files collapse into one.
+  set_find_args "$kind"
+  while IFS= read -r -d '' f; do
+    h="$(sha1sum "$f" | cut -c1-40)"
+    cp "$f" "$work/seeds-$kind/$h"
+  done < <(find -L "$corpus_src" -type f "${find_args[@]}" -size -$((max_seed_bytes + 1))c -print0)
+  echo "== fuzz: $(find "$work/seeds-$kind" -type f | wc -l) $kind seed files"
+done
+echo "== fuzz: ${seconds}s per target"
 
 # Reproducers are kept in the build tree (the temp dir is removed on exit).
 artifacts="$bdir/fuzz-artifacts"
@@ -66,7 +94,7 @@ for t in "${targets[@]}"; do
   echo "== fuzz: $t"
   set +e
   # New inputs go to the first (scratch) corpus dir; the seeds are read-only input.
-  "$exe" "$run_corpus" "$seeds" \
+  "$exe" "$run_corpus" "$work/seeds-$(seed_kind "$t")" \
     -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
     -artifact_prefix="$artifacts/$t/" -print_final_stats=1 >"$log" 2>&1
   rc=$?

@@ -1,6 +1,7 @@
 // `lithify parquet cat FILE [--columns a,b.c] [--limit N] [--format jsonl|csv]`: prints
-// rows in the canonical form (lithify/parquet/rows_json.h), one row group at a time so
-// memory stays bounded by one row group of the projected columns.
+// rows in the canonical form (lithify/parquet/rows_json.h), streaming each row group in
+// batches (FileReader::OpenRowGroup) so memory stays bounded by one batch of the
+// projected columns, and --limit stops decoding once enough rows were printed.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -51,7 +52,7 @@ Status PlanProjection(const parquet::Schema& schema, const std::vector<std::stri
                       std::vector<int>* leaves, std::vector<int>* fields) {
   std::vector<bool> selected(schema.nodes().size(), false);
   if (columns.empty()) {
-    leaves->clear();  // ReadRowGroup: empty means all leaves
+    leaves->clear();  // OpenRowGroup: empty means all leaves
     for (int leaf = 0; leaf < schema.num_leaves(); ++leaf) {
       selected[TopLevelField(schema, schema.leaf(leaf).node)] = true;
     }
@@ -97,14 +98,24 @@ Status RunCat(const CatOptions& opts, const Context&) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(out));
   }
   int64_t remaining = opts.limit_given ? opts.limit : -1;  // -1: no limit
+  parquet::RowBatch batch;  // reused: its buffers are recycled between batches
   for (int rg = 0; rg < reader.num_row_groups() && remaining != 0; ++rg) {
-    Result<parquet::RowBatch> batch = reader.ReadRowGroup(rg, leaves);
-    if (!batch.ok()) return NameFile(batch.status(), opts.file);
-    out.clear();
-    Status st = parquet::RenderRows(schema, fields, *batch, format, remaining, &out);
-    if (!st.ok()) return NameFile(st.WithContextF("row group {}", rg), opts.file);
-    LITHIFY_RETURN_NOT_OK(WriteStdout(out));
-    if (remaining > 0) remaining -= std::min(remaining, batch->num_rows);
+    // A small --limit also keeps the batches small: nothing past it is decoded.
+    int64_t batch_rows = parquet::FileReader::kDefaultBatchRows;
+    if (remaining > 0) batch_rows = std::min(batch_rows, remaining);
+    Result<std::unique_ptr<parquet::RowGroupStream>> stream =
+        reader.OpenRowGroup(rg, leaves, batch_rows);
+    if (!stream.ok()) return NameFile(stream.status(), opts.file);
+    while (remaining != 0) {
+      Result<bool> more = (*stream)->Next(&batch);
+      if (!more.ok()) return NameFile(more.status(), opts.file);
+      if (!*more) break;
+      out.clear();
+      Status st = parquet::RenderRows(schema, fields, batch, format, remaining, &out);
+      if (!st.ok()) return NameFile(st.WithContextF("row group {}", rg), opts.file);
+      LITHIFY_RETURN_NOT_OK(WriteStdout(out));
+      if (remaining > 0) remaining -= std::min(remaining, batch.num_rows);
+    }
   }
   if (std::fflush(stdout) != 0) return Status::IOError("writing to standard output failed");
   return Status::OK();

@@ -1,15 +1,13 @@
 // `lithify parquet rewrite OUT IN... [--codec C] [--level N] [--row-group-size BYTES]
 //  [--page-size BYTES] [--no-dictionary]`: concatenates Parquet files that share one
-// schema into a single new file, re-encoding and re-compressing as asked. Data streams
-// one input row group at a time in the levels form (no record assembly), so memory is
-// bounded by one input row group plus one output row group. The output becomes visible
-// only when everything succeeded.
-#include <algorithm>
+// schema into a single new file, re-encoding and re-compressing as asked. The work is
+// parquet::RewriteFiles (column at a time: memory is bounded by one input column chunk
+// batch plus one output column chunk's dictionary pages, not by a row group). The output
+// becomes visible only when everything succeeded.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,8 +17,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/compression.h"
-#include "lithify/parquet/file_reader.h"
-#include "lithify/parquet/file_writer.h"
+#include "lithify/parquet/rewrite.h"
 #include "tools/cli/parquet_commands.h"
 
 namespace lithify::cli {
@@ -44,108 +41,6 @@ constexpr const char* kFooter =
     "ARROW:schema stay valid because the schema is unchanged); others are dropped. "
     "BYTES accept suffixes such as 64MB or 512KB (powers of 1024).";
 
-// "a.b.c" of schema node n.
-std::string NodePath(const parquet::Schema& s, int n) {
-  std::string path;
-  for (; n > 0; n = s.node(n).parent) path = path.empty() ? s.node(n).name : s.node(n).name + "." + path;
-  return path;
-}
-
-const char* LogicalName(parquet::LogicalType::Kind k) {
-  using K = parquet::LogicalType::Kind;
-  switch (k) {
-    case K::kNone: return "";
-    case K::kString: return "STRING";
-    case K::kMap: return "MAP";
-    case K::kList: return "LIST";
-    case K::kEnum: return "ENUM";
-    case K::kDecimal: return "DECIMAL";
-    case K::kDate: return "DATE";
-    case K::kTime: return "TIME";
-    case K::kTimestamp: return "TIMESTAMP";
-    case K::kInteger: return "INTEGER";
-    case K::kUnknown: return "UNKNOWN";
-    case K::kJson: return "JSON";
-    case K::kBson: return "BSON";
-    case K::kUuid: return "UUID";
-    case K::kFloat16: return "FLOAT16";
-    case K::kVariant: return "VARIANT";
-    case K::kGeometry: return "GEOMETRY";
-    case K::kGeography: return "GEOGRAPHY";
-    case K::kUnsupported: return "(unknown logical type)";
-  }
-  return "";
-}
-
-// "optional INT64 TIMESTAMP(MICROS,utc)"-like summary of one schema element.
-std::string Describe(const parquet::SchemaElement& e) {
-  std::string d = e.repetition_type ? parquet::RepetitionName(*e.repetition_type) : "";
-  d += " ";
-  d += e.type ? parquet::PhysicalTypeName(*e.type) : fmt::format("group({} fields)", e.num_children.value_or(0));
-  if (e.type_length) d += fmt::format("({})", *e.type_length);
-  if (e.converted_type) d += fmt::format(" {}", parquet::ConvertedTypeName(*e.converted_type));
-  const parquet::LogicalType& lt = e.logical_type;
-  if (lt.kind != parquet::LogicalType::Kind::kNone) {
-    d += fmt::format(" {}", LogicalName(lt.kind));
-    if (lt.kind == parquet::LogicalType::Kind::kTimestamp || lt.kind == parquet::LogicalType::Kind::kTime) {
-      static const char* kUnits[] = {"MILLIS", "MICROS", "NANOS"};
-      d += fmt::format("({},{})", kUnits[static_cast<int>(lt.unit) % 3],
-                       lt.is_adjusted_to_utc ? "utc" : "local");
-    } else if (lt.kind == parquet::LogicalType::Kind::kInteger) {
-      d += fmt::format("({},{})", lt.bit_width, lt.is_signed ? "signed" : "unsigned");
-    }
-  }
-  if (e.precision || e.scale) d += fmt::format(" ({},{})", e.precision.value_or(0), e.scale.value_or(0));
-  if (e.field_id) d += fmt::format(" id={}", *e.field_id);
-  return d;
-}
-
-bool SameElement(const parquet::SchemaElement& a, const parquet::SchemaElement& b) {
-  return a.name == b.name && a.type == b.type && a.type_length == b.type_length &&
-         a.repetition_type == b.repetition_type && a.num_children == b.num_children &&
-         a.converted_type == b.converted_type && a.scale == b.scale &&
-         a.precision == b.precision && a.field_id == b.field_id &&
-         a.logical_type == b.logical_type;
-}
-
-// InvalidArgument naming `path` and the first column where `s` differs from `first`.
-Status CompareSchemas(const parquet::Schema& first, const std::string& first_path,
-                      const parquet::Schema& s, const std::string& path) {
-  const size_t n = std::min(first.nodes().size(), s.nodes().size());
-  for (size_t i = 1; i < n; ++i) {
-    const auto& a = first.node(static_cast<int>(i)).element;
-    const auto& b = s.node(static_cast<int>(i)).element;
-    if (!SameElement(a, b)) {
-      return Status::InvalidArgument(
-          "{}: schema differs from {}: column '{}' is {} there but column '{}' is {} here", path,
-          first_path, NodePath(first, static_cast<int>(i)), Describe(a),
-          NodePath(s, static_cast<int>(i)), Describe(b));
-    }
-  }
-  if (first.nodes().size() != s.nodes().size()) {
-    const parquet::Schema& longer = first.nodes().size() > s.nodes().size() ? first : s;
-    return Status::InvalidArgument("{}: schema differs from {}: column '{}' exists only in {}",
-                                   path, first_path, NodePath(longer, static_cast<int>(n)),
-                                   &longer == &first ? first_path : path);
-  }
-  return Status::OK();
-}
-
-// Pairs present with the same value in every input, in the first input's order.
-std::vector<parquet::KeyValue> CommonKeyValues(
-    const std::vector<std::vector<parquet::KeyValue>>& all) {
-  std::vector<parquet::KeyValue> out;
-  if (all.empty()) return out;
-  for (const parquet::KeyValue& kv : all[0]) {
-    bool everywhere = true;
-    for (size_t i = 1; i < all.size() && everywhere; ++i) {
-      everywhere = std::find(all[i].begin(), all[i].end(), kv) != all[i].end();
-    }
-    if (everywhere) out.push_back(kv);
-  }
-  return out;
-}
-
 bool SamePath(const std::string& a, const std::string& b) {
   std::error_code ea, eb;
   auto ca = std::filesystem::weakly_canonical(a, ea);
@@ -154,16 +49,19 @@ bool SamePath(const std::string& a, const std::string& b) {
   return ca == cb;
 }
 
-void Progress(const Context& ctx, size_t done, size_t total, int64_t rows, bool last) {
+void Progress(const Context& ctx, const parquet::RewriteProgress& p) {
   if (!ctx.progress) return;
-  std::fprintf(stderr, "\rrewrite: %zu/%zu files, %lld rows%s", done, total,
-               static_cast<long long>(rows), last ? "\n" : "");
+  std::fprintf(stderr, "\rrewrite: row group %d/%d, column %d/%d, %lld rows written   ",
+               p.row_groups_done + (p.columns_done < p.columns_total ? 1 : 0),
+               p.row_groups_total, p.columns_done, p.columns_total,
+               static_cast<long long>(p.rows_written));
   std::fflush(stderr);
 }
 
 Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
   const auto started = std::chrono::steady_clock::now();
-  parquet::WriterOptions wopts;
+  parquet::RewriteOptions ropts;
+  parquet::WriterOptions& wopts = ropts.writer;
   {
     auto codec = parquet::ParseCodecName(o.codec);
     if (!codec.ok()) return UsageError("--codec: {}", codec.status().message());
@@ -187,62 +85,27 @@ Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
   wopts.row_group_size_bytes = o.row_group_size;
   wopts.page_size_bytes = o.page_size;
   wopts.enable_dictionary = !o.no_dictionary;
+  ropts.progress = [&ctx](const parquet::RewriteProgress& p) { Progress(ctx, p); };
 
   auto fs = io::NewLocalFileSystem();
-  // Pass 1: footers only, so a schema mismatch fails before anything is written.
-  parquet::Schema schema;
-  std::vector<std::vector<parquet::KeyValue>> kvs;
-  int64_t bytes_in = 0;
-  for (size_t i = 0; i < o.inputs.size(); ++i) {
-    LITHIFY_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(fs.get(), o.inputs[i]));
-    LITHIFY_ASSIGN_OR_RETURN(io::FileInfo info, fs->Head(o.inputs[i]));
-    bytes_in += static_cast<int64_t>(info.size);
-    if (i == 0) {
-      schema = reader->schema();
-    } else {
-      LITHIFY_RETURN_NOT_OK(CompareSchemas(schema, o.inputs[0], reader->schema(), o.inputs[i]));
-    }
-    kvs.push_back(reader->metadata().key_value_metadata);
-  }
-  wopts.key_value_metadata = CommonKeyValues(kvs);
-
-  // Pass 2: stream every row group into one writer.
-  LITHIFY_ASSIGN_OR_RETURN(auto stream, fs->Create(o.out));
-  LITHIFY_ASSIGN_OR_RETURN(auto writer, parquet::FileWriter::Open(std::move(stream), schema, wopts));
-  int64_t rows = 0;
-  Progress(ctx, 0, o.inputs.size(), rows, false);
-  for (size_t i = 0; i < o.inputs.size(); ++i) {
-    LITHIFY_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(fs.get(), o.inputs[i]));
-    for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
-      LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch batch, reader->ReadRowGroup(rg, {}), "{}",
-                                   o.inputs[i]);
-      LITHIFY_RETURN_NOT_OK_CTX(writer->WriteBatch(batch), "{}: row group {}", o.inputs[i], rg);
-      rows += batch.num_rows;
-      Progress(ctx, i, o.inputs.size(), rows, false);
-    }
-    Progress(ctx, i + 1, o.inputs.size(), rows, i + 1 == o.inputs.size());
-  }
-  LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::FileMetaData md, writer->Close(), "{}", o.out);
-  LITHIFY_ASSIGN_OR_RETURN(io::FileInfo out_info, fs->Head(o.out));
+  LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult r,
+                           parquet::RewriteFiles(fs.get(), o.inputs, o.out, ropts));
+  if (ctx.progress) std::fprintf(stderr, "\n");
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
+  const char* codec = parquet::CodecName(wopts.codec);
   if (ctx.json) {
-    nlohmann::json j = {{"output", o.out},
-                        {"files", o.inputs.size()},
-                        {"rows", rows},
-                        {"bytes_in", bytes_in},
-                        {"bytes_out", out_info.size},
-                        {"row_groups", md.row_groups.size()},
-                        {"codec", parquet::CodecName(wopts.codec)},
-                        {"seconds", seconds}};
+    nlohmann::json j = {{"output", o.out},        {"files", r.files},
+                        {"rows", r.rows},         {"bytes_in", r.bytes_in},
+                        {"bytes_out", r.bytes_out}, {"row_groups", r.row_groups},
+                        {"codec", codec},         {"seconds", seconds}};
     std::cout << j.dump() << std::endl;
   } else {
-    std::cout << fmt::format("rewrote {} file{} ({} rows, {} bytes) into {}: {} bytes, {} row group{}, {}, {:.2f} s",
-                             o.inputs.size(), o.inputs.size() == 1 ? "" : "s", rows, bytes_in,
-                             o.out, out_info.size, md.row_groups.size(),
-                             md.row_groups.size() == 1 ? "" : "s",
-                             parquet::CodecName(wopts.codec), seconds)
+    std::cout << fmt::format(
+                     "rewrote {} file{} ({} rows, {} bytes) into {}: {} bytes, {} row group{}, "
+                     "{}, {:.2f} s",
+                     r.files, r.files == 1 ? "" : "s", r.rows, r.bytes_in, o.out, r.bytes_out,
+                     r.row_groups, r.row_groups == 1 ? "" : "s", codec, seconds)
               << std::endl;
   }
   return Status::OK();

@@ -81,7 +81,8 @@ std::vector<std::string> TableFeatures(const delta::Protocol& p) {
 
 Result<TableDetail> DescribeDetail(io::FileSystem* fs, const std::string& table_root,
                                    delta::VersionSpec version) {
-  Result<std::shared_ptr<const delta::Snapshot>> loaded = delta::Snapshot::Load(fs, table_root, version);
+  Result<std::shared_ptr<const delta::Snapshot>> loaded = delta::Snapshot::Load(
+      fs, table_root, version, delta::LoadOptions{delta::StatsMode::kNone});  // detail needs no stats
   if (!loaded.ok()) {
     const Status& st = loaded.status();
     if (st.message().find(table_root) != std::string::npos) return st;

@@ -1,9 +1,10 @@
-// Checkpoint reading through canonical JSON rendering (see checkpoint.h).
+// Checkpoint reading: direct extraction, or canonical JSON rendering (see checkpoint.h).
 #include "lithify/delta/checkpoint.h"
 
 #include <string_view>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/checkpoint_extract.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
 
@@ -57,6 +58,33 @@ Status ParseLines(std::string_view text, const std::string& path, int64_t first_
 }  // namespace
 
 Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink) {
+  return ReadParquetCheckpoint(fs, path, sink, /*read_stats=*/true);
+}
+
+Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
+                             bool read_stats) {
+  LITHIFY_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(fs, path));
+  auto extractor = CheckpointExtractor::Make(reader->schema(), read_stats);
+  if (extractor == nullptr) {
+    // No action columns, or a shape only the generic rendering handles.
+    return ReadParquetCheckpointRendered(fs, path, sink);
+  }
+  parquet::RowBatch batch;
+  for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(auto stream,
+                                 reader->OpenRowGroup(rg, extractor->leaves(), kCheckpointBatchRows),
+                                 "{}: row group {}", path, rg);
+    while (true) {
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch));
+      if (!more) break;
+      LITHIFY_RETURN_NOT_OK(extractor->Extract(&batch, path, sink));
+    }
+  }
+  return Status::OK();
+}
+
+Status ReadParquetCheckpointRendered(io::FileSystem* fs, const std::string& path,
+                                     const ActionSink& sink) {
   LITHIFY_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(fs, path));
   std::vector<int> fields, leaves;
   ProjectActions(reader->schema(), &fields, &leaves);

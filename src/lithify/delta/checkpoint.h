@@ -6,17 +6,21 @@
 // protocol, txn, domainMetadata, checkpointMetadata and sidecar; a UUID-named JSON
 // checkpoint has one action per line like a commit.
 //
-// First slice (documented trade-off): Parquet rows are rendered with
-// parquet::RenderRows to canonical JSON (maps become arrays of {key,value}, which the
-// action parser accepts) and parsed with the same code as commit lines. Only the action
-// columns are projected; `add.stats_parsed` is kept (some writers store statistics only
-// there); `partitionValues_parsed` is skipped. Memory is bounded by one row group of
-// the checkpoint plus its rendering. A native nested-value extractor over RowBatch can
-// replace the rendering later without changing this interface.
+// Parquet checkpoints are read with CheckpointExtractor (checkpoint_extract.h): only the
+// leaves of the fields the action structs hold are decoded, streamed row group by row
+// group in batches (FileReader::OpenRowGroup), and rows become actions directly from
+// the levels form. Memory is bounded by one batch (kCheckpointBatchRows rows) plus
+// the reader's pages and dictionaries, whatever the checkpoint size.
+//
+// The first slice, kept as ReadParquetCheckpointRendered, renders rows with
+// parquet::RenderRows to canonical JSON (maps become arrays of {key,value}) and parses
+// them like commit lines. It is the fallback for files whose action columns have a shape
+// the extractor does not handle, and the reference the extractor is tested against.
 //
 // Stateless; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -32,6 +36,17 @@ using ActionSink = std::function<Status(Action&&)>;
 // order. Errors carry the path (and row) as context; a sink error stops the read and is
 // returned unchanged.
 Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink);
+// `read_stats` false: the statistics of add/remove (stats, stats_parsed) are neither
+// decoded nor delivered (they read as absent); everything else is as above.
+Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
+                             bool read_stats);
+
+// The rendering path (reference / fallback): same contract, whole row groups at a time.
+Status ReadParquetCheckpointRendered(io::FileSystem* fs, const std::string& path,
+                                     const ActionSink& sink);
+
+// Rows per streamed checkpoint batch.
+inline constexpr int64_t kCheckpointBatchRows = 16 * 1024;
 
 // Same for a JSON (UUID-named V2) checkpoint: "<path> line N: ..." on malformed lines.
 Status ReadJsonCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink);

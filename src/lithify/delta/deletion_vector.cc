@@ -211,6 +211,28 @@ DeletionVector& DeletionVector::operator=(DeletionVector&&) noexcept = default;
 
 namespace {
 
+// CRoaring (0.2.x, Debian 12) checks only that a serialized bitmap fits its buffer, not
+// that its containers are well formed: an array container may be unsorted or hold
+// duplicates, runs may overlap or run past 0xFFFF into the next key's range, a bitset's
+// stored cardinality may disagree with its bits. Such a bitmap breaks Contains (binary
+// search) and the iterators KeepMask relies on, so it is refused here: the values must
+// come out strictly ascending, their count must equal the stored cardinality, and the
+// first value of each 16-bit key must be found by a lookup (a run spilling past its
+// container yields values no container holds).
+bool WellFormed(const roaring_bitmap_t* r) {
+  roaring_uint32_iterator_t it;
+  roaring_init_iterator(r, &it);
+  uint64_t count = 0;
+  uint32_t prev = 0;
+  for (; it.has_value; roaring_advance_uint32_iterator(&it), ++count) {
+    const uint32_t v = it.current_value;
+    if (count > 0 && v <= prev) return false;
+    if ((count == 0 || (v >> 16) != (prev >> 16)) && !roaring_bitmap_contains(r, v)) return false;
+    prev = v;
+  }
+  return count == roaring_bitmap_get_cardinality(r);
+}
+
 // One 32-bit portable roaring bitmap from the front of `bytes`; advances `bytes`.
 Result<roaring_bitmap_t*> TakeBitmap(ByteView* bytes) {
   const char* p = reinterpret_cast<const char*>(bytes->data());
@@ -218,6 +240,10 @@ Result<roaring_bitmap_t*> TakeBitmap(ByteView* bytes) {
   if (size == 0 || size > bytes->size()) return Status::Corruption("malformed roaring bitmap");
   roaring_bitmap_t* r = roaring_bitmap_portable_deserialize_safe(p, size);
   if (r == nullptr) return Status::Corruption("malformed roaring bitmap");
+  if (!WellFormed(r)) {
+    roaring_bitmap_free(r);
+    return Status::Corruption("malformed roaring bitmap (containers unsorted, overlapping or miscounted)");
+  }
   *bytes = bytes->subspan(size);
   return r;
 }
@@ -332,6 +358,11 @@ std::vector<bool> DeletionVector::KeepMask(uint64_t first_row, uint64_t n) const
     while (it.has_value) {
       uint64_t row = base | it.current_value;
       if (row > last) break;
+      // Deserialize refuses unsorted bitmaps; this keeps the write in bounds regardless.
+      if (row < first_row) {
+        roaring_advance_uint32_iterator(&it);
+        continue;
+      }
       keep[row - first_row] = false;
       roaring_advance_uint32_iterator(&it);
     }

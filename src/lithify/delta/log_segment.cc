@@ -100,6 +100,34 @@ CheckpointCandidates CheckpointsAt(const std::vector<LogFile>& files, int64_t ve
   return out;
 }
 
+// For an incomplete multi-part checkpoint at `version`: the file name of its first
+// missing part (of the part count with the most parts present), for error messages.
+std::string FirstMissingPart(const std::vector<LogFile>& files, int64_t version) {
+  std::map<int32_t, std::vector<int32_t>> present;  // num_parts -> part numbers
+  for (const LogFile& f : files) {
+    if (f.name.version == version && f.name.type == LogFileType::kCheckpointMultiPart) {
+      present[f.name.num_parts].push_back(f.name.part);
+    }
+  }
+  const std::vector<int32_t>* best = nullptr;
+  int32_t best_parts = 0;
+  for (auto& [parts, nums] : present) {
+    std::sort(nums.begin(), nums.end());
+    nums.erase(std::unique(nums.begin(), nums.end()), nums.end());
+    if (best == nullptr || nums.size() > best->size()) {
+      best = &nums;
+      best_parts = parts;
+    }
+  }
+  if (best == nullptr) return std::string();
+  int32_t part = 1;
+  for (int32_t n : *best) {
+    if (n != part) break;
+    ++part;
+  }
+  return MultiPartCheckpointFileName(version, part, best_parts);
+}
+
 }  // namespace
 
 std::optional<LogFileName> ParseLogFileName(std::string_view name) {
@@ -208,7 +236,16 @@ Result<LogSegment> BuildLogSegment(std::string_view log_dir, const std::vector<L
       if (!CheckpointsAt(files, f.name.version).complete.empty()) latest = f.name.version;
     }
   }
-  if (latest < 0) return Status::NotFound("{}: no Delta log files (not a Delta table)", log_dir);
+  if (latest < 0) {
+    // Only incomplete checkpoints and no commit: a damaged table, not an absent one.
+    for (const LogFile& f : files) {
+      if (f.name.type == LogFileType::kCheckpointMultiPart) {
+        return Status::Corruption("{}: checkpoint at version {} is missing parts ({} is absent) and there are no commits to fall back on",
+                                  log_dir, f.name.version, FirstMissingPart(files, f.name.version));
+      }
+    }
+    return Status::NotFound("{}: no Delta log files (not a Delta table)", log_dir);
+  }
   const int64_t target = version.value_or(latest);
   if (target < 0) return Status::InvalidArgument("version {} is negative", target);
   if (target > latest) {
@@ -244,8 +281,8 @@ Result<LogSegment> BuildLogSegment(std::string_view log_dir, const std::vector<L
       continue;
     }
     if (skipped_incomplete && *skipped_incomplete >= v) {
-      return Status::Corruption("{}: checkpoint at version {} is missing parts and commit {} is absent, so version {} cannot be reconstructed",
-                                log_dir, *skipped_incomplete, v, target);
+      return Status::Corruption("{}: checkpoint at version {} is missing parts ({} is absent) and commit {} is absent, so version {} cannot be reconstructed",
+                                log_dir, *skipped_incomplete, FirstMissingPart(files, *skipped_incomplete), v, target);
     }
     if (v == first && !seg.checkpoint_version) {
       // No checkpoint to start from and the log does not begin at 0: cleaned up.

@@ -45,6 +45,50 @@ std::string FileKey(const std::string& path, const std::string& dv_id) {
   return k;
 }
 
+// Whether RelativizeDataPath(root, p) == p for any root: no scheme (no ':'), no percent
+// escape, not absolute, and no empty, "." or ".." segment. Almost every path a writer
+// logs is like this, and the check is much cheaper than decoding and re-joining.
+bool IsPlainRelativePath(std::string_view p) {
+  if (p.empty() || p.front() == '/' || p.back() == '/') return false;
+  size_t seg = 0;  // start of the current segment
+  for (size_t i = 0; i <= p.size(); ++i) {
+    char c = i < p.size() ? p[i] : '/';
+    if (c == '%' || c == ':') return false;
+    if (c != '/') continue;
+    std::string_view s = p.substr(seg, i - seg);
+    if (s.empty() || s == "." || s == "..") return false;
+    seg = i + 1;
+  }
+  return true;
+}
+
+// Sorts by (path, DV unique id). FileEntry is a large struct: sorting an index and
+// applying the permutation in place moves each entry about once instead of
+// O(log n) times, without a second copy of the list.
+void SortFiles(std::vector<table::FileEntry>* files) {
+  std::vector<table::FileEntry>& f = *files;
+  std::vector<uint32_t> order(f.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    int c = f[a].path.compare(f[b].path);
+    return c != 0 ? c < 0 : f[a].dv_unique_id() < f[b].dv_unique_id();
+  });
+  // Position i must receive f[order[i]]; follow each cycle once.
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] == i) continue;
+    table::FileEntry tmp = std::move(f[i]);
+    size_t j = i;
+    while (order[j] != i) {
+      size_t k = order[j];
+      f[j] = std::move(f[k]);
+      order[j] = static_cast<uint32_t>(j);
+      j = k;
+    }
+    f[j] = std::move(tmp);
+    order[j] = static_cast<uint32_t>(j);
+  }
+}
+
 // "_delta_log/00000000000000000012.json" for messages.
 std::string LogName(const LogFile& f) {
   size_t slash = f.path.rfind('/');
@@ -71,8 +115,8 @@ std::optional<int64_t> IctEnablementVersion(const Metadata& m) {
 // Accumulates reconciled state while replaying newest-first.
 class SnapshotBuilder {
  public:
-  SnapshotBuilder(io::FileSystem* fs, std::string table_root)
-      : snap_(new Snapshot()) {
+  SnapshotBuilder(io::FileSystem* fs, std::string table_root, LoadOptions options = {})
+      : snap_(new Snapshot()), options_(options) {
     snap_->fs_ = fs;
     snap_->table_root_ = std::move(table_root);
   }
@@ -119,13 +163,13 @@ class SnapshotBuilder {
       if (part.name.type == LogFileType::kCheckpointUuidJson) {
         LITHIFY_RETURN_NOT_OK(ReadJsonCheckpoint(snap_->fs_, part.path, sink));
       } else {
-        LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, part.path, sink));
+        LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, part.path, sink, options_.stats != StatsMode::kNone));
       }
     }
     // "V2 Spec": file actions may live in sidecars under _delta_log/_sidecars.
     for (const Sidecar& s : sidecars) {
       LITHIFY_ASSIGN_OR_RETURN(std::string path, SidecarPath(s));
-      LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, path, sink));
+      LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, path, sink, options_.stats != StatsMode::kNone));
     }
     return Status::OK();
   }
@@ -168,13 +212,23 @@ class SnapshotBuilder {
   // Whether (path, dv) is the newest reference to its logical file. Commit keys are
   // remembered; checkpoint keys are unique and only checked.
   bool FirstSighting(const std::string& path, const std::string& dv_id, bool from_checkpoint) {
-    std::string key = FileKey(path, dv_id);
-    if (from_checkpoint) return seen_.count(key) == 0;
-    return seen_.insert(std::move(key)).second;
+    // Checkpoint lookups (one per checkpoint file, mostly misses) go by path first, so
+    // they neither build the composite key nor hash the DV id.
+    if (from_checkpoint) {
+      if (seen_paths_.find(std::string_view(path)) == seen_paths_.end()) return true;
+      return seen_.count(FileKey(path, dv_id)) == 0;
+    }
+    seen_paths_.insert(path);
+    return seen_.insert(FileKey(path, dv_id)).second;
   }
 
   Status ApplyAdd(AddFile&& a, bool from_checkpoint) {
-    LITHIFY_ASSIGN_OR_RETURN_CTX(std::string path, RelativizeDataPath(snap_->table_root_, a.path), "add");
+    std::string path;
+    if (IsPlainRelativePath(a.path)) {
+      path = a.path;  // RelativizeDataPath would return it unchanged; skip its copies
+    } else {
+      LITHIFY_ASSIGN_OR_RETURN_CTX(path, RelativizeDataPath(snap_->table_root_, a.path), "add");
+    }
     std::string dv_id = a.deletion_vector ? a.deletion_vector->UniqueId() : std::string();
     if (!FirstSighting(path, dv_id, from_checkpoint)) return Status::OK();
     table::FileEntry f;
@@ -182,9 +236,11 @@ class SnapshotBuilder {
     f.size = a.size;
     f.modification_time_ms = a.modification_time;
     f.partition_values = std::move(a.partition_values);
-    const std::optional<std::string>& stats = a.stats ? a.stats : a.stats_parsed;
-    if (stats) {
+    std::optional<std::string>& stats = a.stats ? a.stats : a.stats_parsed;
+    if (stats && options_.stats == StatsMode::kParsed) {
       LITHIFY_ASSIGN_OR_RETURN_CTX(f.stats, ParseStats(*stats), "add '{}'", a.path);
+    } else if (stats && options_.stats == StatsMode::kRaw) {
+      f.stats.emplace().raw = std::move(*stats);
     }
     if (a.deletion_vector) f.deletion_vector = a.deletion_vector->ToRef();
     f.tags = std::move(a.tags);
@@ -232,9 +288,7 @@ class SnapshotBuilder {
       LITHIFY_ASSIGN_OR_RETURN_CTX(snap_->column_mapping_mode_,
                                    ParseColumnMappingMode(snap_->metadata_.configuration), "{}", where);
     }
-    std::sort(snap_->files_.begin(), snap_->files_.end(), [](const auto& a, const auto& b) {
-      return a.path != b.path ? a.path < b.path : a.dv_unique_id() < b.dv_unique_id();
-    });
+    SortFiles(&snap_->files_);
     std::sort(snap_->tombstones_.begin(), snap_->tombstones_.end(),
               [](const auto& a, const auto& b) { return a.path < b.path; });
     snap_->timestamp_ms_ = CommitTimestamp();
@@ -252,9 +306,16 @@ class SnapshotBuilder {
   }
 
   std::unique_ptr<Snapshot> snap_;
+  LoadOptions options_;
   std::optional<Protocol> protocol_;
   std::optional<Metadata> metadata_;
   std::unordered_set<std::string> seen_;
+  // Paths of seen_'s keys, for allocation-free checkpoint misses (heterogeneous lookup).
+  struct PathHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view v) const { return std::hash<std::string_view>()(v); }
+  };
+  std::unordered_set<std::string, PathHash, std::equal_to<>> seen_paths_;
   std::set<std::string> domains_seen_;
 };
 
@@ -295,13 +356,19 @@ std::optional<int64_t> Snapshot::NumLiveRecords() const {
   for (const auto& f : files_) {
     auto n = f.num_live_records();
     if (!n) return std::nullopt;
-    total += *n;
+    // numRecords comes from the log: hostile stats must not overflow the sum (UB).
+    if (__builtin_add_overflow(total, *n, &total)) return std::nullopt;
   }
   return total;
 }
 
 Result<std::shared_ptr<const Snapshot>> Snapshot::Load(io::FileSystem* fs, std::string table_root,
                                                        VersionSpec spec) {
+  return Load(fs, std::move(table_root), spec, LoadOptions{});
+}
+
+Result<std::shared_ptr<const Snapshot>> Snapshot::Load(io::FileSystem* fs, std::string table_root,
+                                                       VersionSpec spec, LoadOptions options) {
   if (fs == nullptr) return Status::InvalidArgument("Snapshot::Load: null FileSystem");
   while (table_root.size() > 1 && table_root.back() == '/') table_root.pop_back();
   std::optional<int64_t> version;
@@ -318,7 +385,7 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::Load(io::FileSystem* fs, std::
     }
   }
   LITHIFY_ASSIGN_OR_RETURN(LogSegment segment, LoadLogSegment(fs, table_root, version));
-  SnapshotBuilder builder(fs, std::move(table_root));
+  SnapshotBuilder builder(fs, std::move(table_root), options);
   return builder.Build(std::move(segment));
 }
 

@@ -60,6 +60,20 @@ struct Tombstone {
   RemoveFile remove;  // the action as logged (path still URI-encoded)
 };
 
+// What Load keeps of each live file's `stats` (Appendix "Per-file Statistics").
+// Parsed statistics cost about 2 KB per file (the per-column map of table::Values) and
+// most of the replay time; callers that need none (describe detail, counts) or only
+// some files' (they can run delta::ParseStats on `raw` later) choose less.
+enum class StatsMode {
+  kParsed,  // FileEntry::stats fully parsed (default; scans and planners skip with it)
+  kRaw,     // FileEntry::stats holds only `raw` (the text); no validation of it
+  kNone,    // FileEntry::stats is always absent
+};
+
+struct LoadOptions {
+  StatsMode stats = StatsMode::kParsed;
+};
+
 class Snapshot {
  public:
   // Loads `table_root` (a FileSystem path; its log is `<table_root>/_delta_log`).
@@ -73,6 +87,8 @@ class Snapshot {
   //    implement (named in the message).
   static Result<std::shared_ptr<const Snapshot>> Load(io::FileSystem* fs, std::string table_root,
                                                       VersionSpec spec = VersionSpec::Latest());
+  static Result<std::shared_ptr<const Snapshot>> Load(io::FileSystem* fs, std::string table_root,
+                                                      VersionSpec spec, LoadOptions options);
 
   io::FileSystem* fs() const { return fs_; }
   const std::string& table_root() const { return table_root_; }
@@ -108,7 +124,7 @@ class Snapshot {
   const std::string& write_block_reason() const { return write_block_reason_; }
 
   // Sum of live rows (numRecords - DV cardinality) over all files; nullopt when any
-  // file lacks numRecords.
+  // file lacks numRecords or the sum overflows int64 (garbage statistics).
   std::optional<int64_t> NumLiveRecords() const;
 
  private:

@@ -124,13 +124,59 @@ void GatherFixedAny(const uint8_t* dict, const uint32_t* idx, int64_t n, size_t 
 
 }  // namespace
 
+namespace {
+
+// Bytes read ahead from the file per refill: small pages are served from memory
+// without a read each, while one column's window stays small next to its pages.
+constexpr int64_t kReadAhead = int64_t{256} << 10;
+// First guess for a page header's size; grown when a header (e.g. with large
+// statistics) does not parse within it.
+constexpr int64_t kHeaderProbe = int64_t{16} << 10;
+// Scratch buffers that grew past this for one large page are released afterwards, so a
+// single huge page does not pin its size for the rest of the file.
+constexpr size_t kKeepScratch = size_t{64} << 20;
+
+int64_t CountEqual(const int16_t* p, int64_t n, int16_t x) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += p[i] == x;
+  return count;
+}
+
+// Removes the first `n` values of `v`, rebasing BYTE_ARRAY offsets.
+void EraseFrontValues(ColumnValues* v, int64_t n) {
+  if (n <= 0) return;
+  if (n >= v->count) {
+    v->fixed.Clear();
+    v->offsets.clear();
+    v->data.Clear();
+    v->count = 0;
+    return;
+  }
+  if (v->is_byte_array()) {
+    int64_t base = v->offsets[n];
+    size_t keep = v->data.size() - static_cast<size_t>(base);
+    if (keep > 0) std::memmove(v->data.data(), v->data.data() + base, keep);
+    v->data.Resize(keep);
+    v->offsets.erase(v->offsets.begin(), v->offsets.begin() + n);
+    for (int64_t& o : v->offsets) o -= base;
+  } else {
+    size_t w = v->width();
+    size_t keep = static_cast<size_t>(v->count - n) * w;
+    std::memmove(v->fixed.data(), v->fixed.data() + static_cast<size_t>(n) * w, keep);
+    v->fixed.Resize(keep);
+  }
+  v->count -= n;
+}
+
+}  // namespace
+
 Status ColumnChunkReader::ChargeMemory(int64_t bytes) {
-  if (bytes < 0 || bytes > options_.max_decoded_bytes - decoded_bytes_) {
+  if (bytes < 0 || bytes > options_.max_decoded_bytes - page_decoded_bytes_) {
     return Status::NotSupported(
-        "column chunk decodes to more than {} bytes (the configured per-chunk limit)",
+        "page decodes to more than {} bytes (the configured per-page limit)",
         options_.max_decoded_bytes);
   }
-  decoded_bytes_ += bytes;
+  page_decoded_bytes_ += bytes;
   return Status::OK();
 }
 
@@ -140,7 +186,7 @@ Result<ByteView> ColumnChunkReader::Decompressed(ByteView page, int64_t uncompre
     return Status::Corruption("negative uncompressed size {}", uncompressed_size);
   }
   if (uncompressed_size > options_.max_decoded_bytes) {
-    return Status::NotSupported("page decompresses to {} bytes, above the per-chunk limit",
+    return Status::NotSupported("page decompresses to {} bytes, above the per-page limit",
                                 uncompressed_size);
   }
   scratch_.Resize(static_cast<size_t>(uncompressed_size));
@@ -149,28 +195,39 @@ Result<ByteView> ColumnChunkReader::Decompressed(ByteView page, int64_t uncompre
   return scratch_.view();
 }
 
-Status ColumnChunkReader::Read(const ColumnDescriptor& descr, const ColumnMetaData& meta,
-                               ByteView chunk, int64_t num_rows,
-                               const ChunkReadOptions& options, ColumnData* out) {
+Status ColumnChunkReader::Start(io::RandomAccessFile* file, int64_t offset, int64_t length,
+                                const ColumnDescriptor& descr, const ColumnMetaData& meta,
+                                int64_t num_rows, const ChunkReadOptions& options) {
+  file_ = file;
+  chunk_offset_ = offset;
+  chunk_length_ = length;
+  chunk_pos_ = 0;
+  window_start_ = 0;
+  window_.Resize(0);
+  page_index_ = 0;
   descr_ = &descr;
   codec_ = meta.codec;
   options_ = options;
-  out_ = out;
   levels_read_ = 0;
   rows_read_ = 0;
   expected_levels_ = meta.num_values;
   expected_rows_ = num_rows;
-  decoded_bytes_ = 0;
+  rows_taken_ = 0;
+  page_decoded_bytes_ = 0;
   has_dictionary_ = false;
+  has_levels_ = descr.max_def > 0 || descr.max_rep > 0;
   dict_.Clear();
 
-  out->descr = &descr;
-  out->num_levels = 0;
-  out->def_levels.clear();
-  out->rep_levels.clear();
-  out->values.Clear();
-  out->values.type = descr.physical_type;
-  out->values.type_length = descr.type_length;
+  pending_.descr = &descr;
+  pending_.num_levels = 0;
+  pending_.def_levels.clear();
+  pending_.rep_levels.clear();
+  pending_.values.Clear();
+  pending_.values.type = descr.physical_type;
+  pending_.values.type_length = descr.type_length;
+  pending_levels_ = 0;
+  consumed_ = {};
+  measured_ = {};
 
   if (!CanDecompress(codec_)) {
     return Status::NotSupported("compression codec {}", CodecName(codec_));
@@ -179,57 +236,296 @@ Status ColumnChunkReader::Read(const ColumnDescriptor& descr, const ColumnMetaDa
   if (meta.num_values < 0) {
     return Status::Corruption("negative num_values {} in column metadata", meta.num_values);
   }
-  // Reserve for the common case without trusting a hostile count with a huge allocation.
-  size_t reserve = static_cast<size_t>(std::min<int64_t>(meta.num_values, int64_t{1} << 22));
-  if (descr.max_def > 0) out->def_levels.reserve(reserve);
-  if (descr.max_rep > 0) out->rep_levels.reserve(reserve);
+  if (offset < 0 || length < 0) {
+    return Status::Corruption("column chunk range [{}, +{}) is invalid", offset, length);
+  }
+  return Status::OK();
+}
 
-  size_t pos = 0;
-  int page = 0;
-  while (levels_read_ < meta.num_values) {
-    if (pos >= chunk.size()) {
-      return Status::Corruption("column chunk ended after {} of its {} values", levels_read_,
-                                meta.num_values);
-    }
-    size_t header_size = 0;
-    LITHIFY_ASSIGN_OR_RETURN_CTX(PageHeader header,
-                                 ParsePageHeader(chunk.subspan(pos), &header_size),
-                                 "page {}: header", page);
-    if (header_size == 0 || header_size > chunk.size() - pos) {
-      return Status::Corruption("page {}: header size {} out of range", page, header_size);
-    }
-    pos += header_size;
-    if (header.compressed_page_size < 0 ||
-        static_cast<size_t>(header.compressed_page_size) > chunk.size() - pos) {
-      return Status::Corruption(
-          "page {}: compressed size {} exceeds the {} bytes left in the column chunk", page,
-          header.compressed_page_size, chunk.size() - pos);
-    }
-    ByteView body = chunk.subspan(pos, static_cast<size_t>(header.compressed_page_size));
-    pos += body.size();
-    if (options_.verify_checksums && header.crc.has_value() &&
-        Crc32(body) != static_cast<uint32_t>(*header.crc)) {
-      return Status::Corruption("page {}: checksum mismatch", page);
-    }
-    Status st;
-    switch (header.type) {
-      case PageType::kDictionaryPage: st = ReadDictionaryPage(header, body); break;
-      case PageType::kDataPage: st = ReadDataPageV1(header, body); break;
-      case PageType::kDataPageV2: st = ReadDataPageV2(header, body); break;
-      default: break;  // INDEX_PAGE and unknown future page types carry no values
-    }
-    if (!st.ok()) return st.WithContextF("page {}", page);
-    ++page;
+Status ColumnChunkReader::EnsureWindow(size_t n) {
+  int64_t win_end = window_start_ + static_cast<int64_t>(window_.size());
+  int64_t need_end = chunk_pos_ + static_cast<int64_t>(n);
+  if (chunk_pos_ >= window_start_ && need_end <= win_end) return Status::OK();
+  int64_t keep = chunk_pos_ >= window_start_ && chunk_pos_ < win_end ? win_end - chunk_pos_ : 0;
+  int64_t want = std::min(chunk_length_ - chunk_pos_,
+                          std::max(static_cast<int64_t>(n), kReadAhead));
+  if (keep > 0) {
+    std::memmove(window_.data(), window_.data() + (chunk_pos_ - window_start_),
+                 static_cast<size_t>(keep));
   }
-  if (levels_read_ != meta.num_values) {
-    return Status::Corruption("pages hold {} values but the column chunk says {}",
-                              levels_read_, meta.num_values);
+  window_.Resize(static_cast<size_t>(want));  // keeps the first `keep` bytes
+  window_start_ = chunk_pos_;
+  if (want > keep) {
+    Status st = file_->ReadAt(static_cast<uint64_t>(chunk_offset_ + chunk_pos_ + keep),
+                              static_cast<size_t>(want - keep), window_.data() + keep);
+    if (!st.ok()) {
+      window_.Resize(0);
+      return st;
+    }
   }
-  if (rows_read_ != num_rows) {
-    return Status::Corruption("column chunk holds {} rows but the row group has {}",
-                              rows_read_, num_rows);
+  return Status::OK();
+}
+
+Status ColumnChunkReader::ReadPage(PageHeader* header, ByteView* body) {
+  int64_t remaining = chunk_length_ - chunk_pos_;
+  if (remaining <= 0) {
+    return Status::Corruption("column chunk ended after {} of its {} values", levels_read_,
+                              expected_levels_);
   }
-  out->num_levels = levels_read_;
+  int64_t buffered = window_start_ + static_cast<int64_t>(window_.size()) - chunk_pos_;
+  int64_t probe = std::min(remaining, std::max(buffered, kHeaderProbe));
+  size_t header_size = 0;
+  while (true) {
+    LITHIFY_RETURN_NOT_OK(EnsureWindow(static_cast<size_t>(probe)));
+    ByteView view(window_.data() + (chunk_pos_ - window_start_), static_cast<size_t>(probe));
+    Result<PageHeader> parsed = ParsePageHeader(view, &header_size);
+    if (parsed.ok()) {
+      *header = std::move(parsed).value();
+      break;
+    }
+    // A header cut off by the probe does not parse either; only the whole rest of the
+    // chunk failing is conclusive. Growing by 4x keeps the re-parsing linear.
+    if (probe == remaining) return parsed.status().WithContextF("page {}: header", page_index_);
+    probe = std::min(remaining, probe * 4);
+  }
+  if (header_size == 0 || static_cast<int64_t>(header_size) > probe) {
+    return Status::Corruption("page {}: header size {} out of range", page_index_, header_size);
+  }
+  chunk_pos_ += static_cast<int64_t>(header_size);
+  remaining -= static_cast<int64_t>(header_size);
+  if (header->compressed_page_size < 0 || header->compressed_page_size > remaining) {
+    return Status::Corruption(
+        "page {}: compressed size {} exceeds the {} bytes left in the column chunk",
+        page_index_, header->compressed_page_size, remaining);
+  }
+  size_t size = static_cast<size_t>(header->compressed_page_size);
+  LITHIFY_RETURN_NOT_OK(EnsureWindow(size));
+  *body = ByteView(window_.data() + (chunk_pos_ - window_start_), size);
+  chunk_pos_ += static_cast<int64_t>(size);
+  return Status::OK();
+}
+
+Status ColumnChunkReader::DecodeNextPage() {
+  PageHeader header;
+  ByteView body;
+  LITHIFY_RETURN_NOT_OK(ReadPage(&header, &body));
+  if (options_.verify_checksums && header.crc.has_value() &&
+      Crc32(body) != static_cast<uint32_t>(*header.crc)) {
+    return Status::Corruption("page {}: checksum mismatch", page_index_);
+  }
+  page_decoded_bytes_ = 0;
+  Status st;
+  switch (header.type) {
+    case PageType::kDictionaryPage: st = ReadDictionaryPage(header, body); break;
+    case PageType::kDataPage: st = ReadDataPageV1(header, body); break;
+    case PageType::kDataPageV2: st = ReadDataPageV2(header, body); break;
+    default: break;  // INDEX_PAGE and unknown future page types carry no values
+  }
+  if (scratch_.capacity() > kKeepScratch) scratch_ = Buffer();
+  if (window_.capacity() > kKeepScratch) {
+    // The window holds nothing past this page worth keeping at that size.
+    window_ = Buffer();
+    window_start_ = chunk_pos_;
+  }
+  if (!st.ok()) return st.WithContextF("page {}", page_index_);
+  ++page_index_;
+  return Status::OK();
+}
+
+void ColumnChunkReader::Compact() {
+  if (consumed_.level == 0) return;
+  auto erase_front = [](std::vector<int16_t>* v, int64_t n) {
+    if (!v->empty()) v->erase(v->begin(), v->begin() + n);
+  };
+  erase_front(&pending_.def_levels, consumed_.level);
+  erase_front(&pending_.rep_levels, consumed_.level);
+  EraseFrontValues(&pending_.values, consumed_.value);
+  pending_levels_ -= consumed_.level;
+  pending_.num_levels = pending_levels_;
+  measured_.level -= consumed_.level;
+  measured_.value -= consumed_.value;
+  consumed_ = {};
+}
+
+bool ColumnChunkReader::ScanRows(Cursor* c, int64_t rows) const {
+  int64_t begin = c->level;
+  bool complete;
+  if (descr_->max_rep == 0) {
+    int64_t step = std::min(rows - c->rows, pending_levels_ - c->level);
+    c->level += step;
+    c->rows += step;
+    complete = c->rows == rows;
+  } else {
+    const int16_t* rep = pending_.rep_levels.data();
+    int64_t i = c->level;
+    int64_t n = pending_levels_;
+    int64_t started = c->rows;
+    complete = false;
+    for (; i < n; ++i) {
+      if (rep[i] == 0) {
+        if (started == rows) {
+          complete = true;
+          break;
+        }
+        ++started;
+      }
+    }
+    c->level = i;
+    c->rows = started;
+    // The last row also ends where the chunk's levels end.
+    if (!complete && started == rows && ChunkExhausted()) complete = true;
+  }
+  if (descr_->max_def == 0) {
+    c->value += c->level - begin;
+  } else {
+    c->value += CountEqual(pending_.def_levels.data() + begin, c->level - begin,
+                           descr_->max_def);
+  }
+  return complete;
+}
+
+int64_t ColumnChunkReader::CostTo(const Cursor& c) const {
+  int64_t levels = c.level - consumed_.level;
+  int64_t values = c.value - consumed_.value;
+  int64_t level_bytes = levels * 2 * ((descr_->max_def > 0) + (descr_->max_rep > 0));
+  const ColumnValues& v = pending_.values;
+  if (v.is_byte_array()) {
+    int64_t data = values > 0 ? v.offsets[c.value] - v.offsets[consumed_.value] : 0;
+    return level_bytes + values * 8 + data;
+  }
+  return level_bytes + values * static_cast<int64_t>(v.width());
+}
+
+Result<int64_t> ColumnChunkReader::MeasureRows(int64_t max_rows, int64_t budget,
+                                               int64_t* cost) {
+  int64_t want = max_rows;
+  Cursor c = consumed_;
+  c.rows = 0;
+  int64_t bytes = 0;
+  while (true) {
+    bool complete = ScanRows(&c, want);
+    bytes = CostTo(c);
+    if (bytes > budget) {
+      // Too much: the largest number of whole rows within the budget, row by row (this
+      // runs once per cut batch, over data already decoded).
+      Cursor best = consumed_;
+      best.rows = 0;
+      while (best.rows < want) {
+        Cursor next = best;
+        if (!ScanRows(&next, best.rows + 1) || CostTo(next) > budget) break;
+        best = next;
+      }
+      if (best.rows > 0) {
+        want = best.rows;
+        c = best;
+        bytes = CostTo(c);
+        break;
+      }
+      // Not even one row fits: take exactly one, whatever its size.
+      want = 1;
+      budget = INT64_MAX;
+      c = consumed_;
+      c.rows = 0;
+      continue;
+    }
+    if (complete) break;
+    if (ChunkExhausted()) {
+      return Status::Corruption("column chunk holds {} rows but the row group has {}",
+                                rows_taken_ + c.rows, expected_rows_);
+    }
+    if (bytes > options_.max_decoded_bytes) break;  // reported below
+    // More pages are needed: drop what was already handed out before appending.
+    int64_t shift_levels = consumed_.level;
+    int64_t shift_values = consumed_.value;
+    Compact();
+    c.level -= shift_levels;
+    c.value -= shift_values;
+    LITHIFY_RETURN_NOT_OK(DecodeNextPage());
+  }
+  if (bytes > options_.max_decoded_bytes) {
+    return Status::NotSupported(
+        "{} row(s) decode to more than {} bytes (the configured limit)", want,
+        options_.max_decoded_bytes);
+  }
+  measured_ = c;
+  *cost = bytes;
+  return want;
+}
+
+void ColumnChunkReader::TakeRows(int64_t rows, ColumnData* out) {
+  Cursor end = measured_;
+  if (end.rows != rows) {
+    end = consumed_;
+    end.rows = 0;
+    ScanRows(&end, rows);
+  }
+  int64_t levels = end.level - consumed_.level;
+  bool empty_out = out->num_levels == 0 && out->values.count == 0;
+  if (empty_out && consumed_.level == 0 && end.level == pending_levels_) {
+    // Everything pending goes out: hand the buffers over instead of copying, and keep
+    // the caller's old (empty) buffers for the next pages.
+    std::swap(out->def_levels, pending_.def_levels);
+    std::swap(out->rep_levels, pending_.rep_levels);
+    std::swap(out->values, pending_.values);
+    out->num_levels = levels;
+    consumed_ = end;
+  } else {
+    if (descr_->max_def > 0) {
+      const int16_t* p = pending_.def_levels.data();
+      out->def_levels.insert(out->def_levels.end(), p + consumed_.level, p + end.level);
+    }
+    if (descr_->max_rep > 0) {
+      const int16_t* p = pending_.rep_levels.data();
+      out->rep_levels.insert(out->rep_levels.end(), p + consumed_.level, p + end.level);
+    }
+    out->values.AppendRange(pending_.values, consumed_.value, end.value);
+    out->num_levels += levels;
+    consumed_ = end;
+  }
+  consumed_.rows = 0;
+  measured_ = consumed_;
+  rows_taken_ += rows;
+  if (consumed_.level == pending_levels_) {
+    // Fully consumed: restart the buffer (its capacity is kept).
+    pending_.def_levels.clear();
+    pending_.rep_levels.clear();
+    pending_.values.Clear();
+    pending_.values.type = descr_->physical_type;
+    pending_.values.type_length = descr_->type_length;
+    pending_levels_ = 0;
+    pending_.num_levels = 0;
+    consumed_ = {};
+    measured_ = {};
+  }
+}
+
+void ColumnChunkReader::TrimMemory() {
+  auto big = [](size_t bytes) { return bytes > kKeepScratch; };
+  if (big(pending_.values.fixed.capacity()) || big(pending_.values.data.capacity()) ||
+      big(pending_.values.offsets.capacity() * sizeof(int64_t)) ||
+      big(pending_.def_levels.capacity() * sizeof(int16_t)) ||
+      big(pending_.rep_levels.capacity() * sizeof(int16_t))) {
+    pending_ = ColumnData();
+    pending_levels_ = 0;
+    consumed_ = {};
+    measured_ = {};
+  }
+  if (big(dict_.fixed.capacity()) || big(dict_.data.capacity()) ||
+      big(dict_.offsets.capacity() * sizeof(int64_t))) {
+    dict_ = ColumnValues();
+    has_dictionary_ = false;
+  }
+  if (big(window_.capacity())) window_ = Buffer();
+  if (big(scratch_.capacity())) scratch_ = Buffer();
+  if (big(indices_.capacity() * sizeof(uint32_t))) indices_ = std::vector<uint32_t>();
+}
+
+Status ColumnChunkReader::Finish() {
+  if (consumed_.level < pending_levels_ || !ChunkExhausted()) {
+    return Status::Corruption(
+        "column chunk holds more than the row group's {} rows ({} of its {} values read)",
+        expected_rows_, levels_read_ - (pending_levels_ - consumed_.level), expected_levels_);
+  }
   return Status::OK();
 }
 
@@ -331,12 +627,12 @@ Status ColumnChunkReader::DecodeLevels(int32_t num_values, ByteView rep, Encodin
   LITHIFY_RETURN_NOT_OK(ChargeMemory(n * 2 * level_arrays));
 
   if (descr_->max_rep > 0) {
-    size_t old = out_->rep_levels.size();
-    out_->rep_levels.resize(old + n);
-    int16_t* lv = out_->rep_levels.data() + old;
+    size_t old = pending_.rep_levels.size();
+    pending_.rep_levels.resize(old + n);
+    int16_t* lv = pending_.rep_levels.data() + old;
     LITHIFY_RETURN_NOT_OK(
         DecodeLevelRun(rep, rep_encoding, descr_->max_rep, lv, n, "repetition"));
-    if (old == 0 && n > 0 && lv[0] != 0) {
+    if (levels_read_ == 0 && n > 0 && lv[0] != 0) {
       return Status::Corruption("column chunk starts with repetition level {}, not 0", lv[0]);
     }
     int64_t rows = 0;
@@ -346,9 +642,9 @@ Status ColumnChunkReader::DecodeLevels(int32_t num_values, ByteView rep, Encodin
     rows_read_ += n;
   }
   if (descr_->max_def > 0) {
-    size_t old = out_->def_levels.size();
-    out_->def_levels.resize(old + n);
-    int16_t* lv = out_->def_levels.data() + old;
+    size_t old = pending_.def_levels.size();
+    pending_.def_levels.resize(old + n);
+    int16_t* lv = pending_.def_levels.data() + old;
     LITHIFY_RETURN_NOT_OK(
         DecodeLevelRun(def, def_encoding, descr_->max_def, lv, n, "definition"));
     int16_t max_def = descr_->max_def;
@@ -359,12 +655,14 @@ Status ColumnChunkReader::DecodeLevels(int32_t num_values, ByteView rep, Encodin
     *non_null = n;
   }
   levels_read_ += n;
+  pending_levels_ += n;
+  pending_.num_levels = pending_levels_;
   return Status::OK();
 }
 
 Status ColumnChunkReader::DecodeValues(Encoding encoding, ByteView in, int64_t n) {
   if (n == 0) return Status::OK();
-  ColumnValues& v = out_->values;
+  ColumnValues& v = pending_.values;
   PhysicalType type = descr_->physical_type;
   int32_t type_length = descr_->type_length;
   int64_t width = ValueWidth(type, type_length);
@@ -480,7 +778,7 @@ Status ColumnChunkReader::DecodeDictionaryIndices(ByteView in, int64_t n) {
   int bw = in[0];
   if (bw > 32) return Status::Corruption("dictionary indices: bit width {} above 32", bw);
   if (n > options_.max_decoded_bytes / 4) {  // scratch only: not charged to the chunk
-    return Status::NotSupported("page with {} dictionary indices exceeds the per-chunk limit", n);
+    return Status::NotSupported("page with {} dictionary indices exceeds the per-page limit", n);
   }
   indices_.resize(static_cast<size_t>(n));
   RleBitPackedDecoder dec(in.data() + 1, in.size() - 1, bw);
@@ -495,7 +793,7 @@ Status ColumnChunkReader::DecodeDictionaryIndices(ByteView in, int64_t n) {
 }
 
 Status ColumnChunkReader::GatherFromDictionary(int64_t n) {
-  ColumnValues& v = out_->values;
+  ColumnValues& v = pending_.values;
   const uint32_t* idx = indices_.data();
   if (!dict_.is_byte_array()) {
     size_t w = dict_.width();

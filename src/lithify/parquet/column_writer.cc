@@ -89,6 +89,13 @@ void ColumnChunkWriter::ResetChunk() {
   plain_values_.Clear();
   page_levels_ = 0;
   data_pages_.Clear();
+  data_compressed_ = 0;
+  stream_ = nullptr;
+  chunk_start_ = 0;
+  first_data_page_ = -1;
+  dict_page_written_ = false;
+  dict_page_compressed_ = 0;
+  dict_page_uncompressed_ = 0;
   chunk_levels_ = 0;
   data_uncompressed_ = 0;
   dict_data_pages_ = 0;
@@ -158,6 +165,7 @@ Status ColumnChunkWriter::Write(const ColumnData& col, int64_t level_begin, int6
       slots_.shrink_to_fit();
       entry_hash_.clear();
       entry_hash_.shrink_to_fit();
+      if (stream_ != nullptr) LITHIFY_RETURN_NOT_OK(DrainToStream());
     }
   }
   *values_consumed = v - value_begin;
@@ -345,38 +353,89 @@ Status ColumnChunkWriter::FlushPage() {
                        (options_.codec == CompressionCodec::kUncompressed
                             ? page_body_.size() : compressed_.size());
   data_uncompressed_ += static_cast<int64_t>(header_size + page_body_.size());
+  data_compressed_ += static_cast<int64_t>(data_pages_.size() - before);
   (use_dict ? dict_data_pages_ : plain_data_pages_)++;
   page_levels_ = 0;
   indices_.clear();
   plain_values_.Clear();
+  // Streaming: once no later page of this chunk can use the dictionary, every buffered
+  // page's place in the file is final.
+  if (stream_ != nullptr && !dict_mode_) return DrainToStream();
   return Status::OK();
+}
+
+void ColumnChunkWriter::BeginStreamingChunk(io::OutputStream* out) {
+  stream_ = out;
+  chunk_start_ = static_cast<int64_t>(out->position());
+}
+
+Status ColumnChunkWriter::WriteDictionaryPage(io::OutputStream* out) {
+  Buffer dict_page;
+  LITHIFY_RETURN_NOT_OK(WritePage(PageType::kDictionaryPage, dict_plain_.view(),
+                                  Encoding::kPlain, static_cast<int32_t>(entry_pos_.size()),
+                                  &dict_page));
+  size_t payload = options_.codec == CompressionCodec::kUncompressed ? dict_plain_.size()
+                                                                     : compressed_.size();
+  dict_page_uncompressed_ = static_cast<int64_t>(dict_page.size() - payload + dict_plain_.size());
+  dict_page_compressed_ = static_cast<int64_t>(dict_page.size());
+  LITHIFY_RETURN_NOT_OK(out->Append(dict_page.view()));
+  dict_page_written_ = true;
+  return Status::OK();
+}
+
+Status ColumnChunkWriter::DrainToStream() {
+  if (dict_data_pages_ > 0 && !dict_page_written_) {
+    LITHIFY_RETURN_NOT_OK(WriteDictionaryPage(stream_));
+    // The dictionary is final and in the file: its bytes are no longer needed.
+    dict_plain_ = Buffer();
+    entry_pos_.clear();
+    entry_pos_.shrink_to_fit();
+  }
+  if (data_pages_.size() == 0) return Status::OK();
+  if (first_data_page_ < 0) first_data_page_ = static_cast<int64_t>(stream_->position());
+  LITHIFY_RETURN_NOT_OK(stream_->Append(data_pages_.view()));
+  data_pages_.Clear();
+  return Status::OK();
+}
+
+void ColumnChunkWriter::ReleaseMemory() {
+  indices_ = {};
+  plain_values_ = Buffer();
+  dict_plain_ = Buffer();
+  entry_pos_ = {};
+  entry_hash_ = {};
+  slots_.assign(dict_mode_ ? 1024 : 0, 0);
+  slots_.shrink_to_fit();
+  data_pages_ = Buffer();
+  page_body_ = Buffer();
+  compressed_ = Buffer();
+  header_ = Buffer();
 }
 
 Status ColumnChunkWriter::FinishChunk(io::OutputStream* out, ColumnChunk* chunk) {
   LITHIFY_RETURN_NOT_OK(FlushPage());
+  const bool streaming = stream_ != nullptr;
+  if (!streaming) {
+    chunk_start_ = static_cast<int64_t>(out->position());
+  } else if (stream_ != out) {
+    return Status::Internal("column '{}': chunk finished on another stream", descr_.dotted_path);
+  }
   ColumnMetaData md;
   md.type = type_;
   md.path_in_schema = descr_.path;
   md.codec = options_.codec;
   md.num_values = chunk_levels_;
-  const int64_t start = static_cast<int64_t>(out->position());
-  int64_t uncompressed = data_uncompressed_;
-  int64_t compressed = static_cast<int64_t>(data_pages_.size());
-  if (dict_data_pages_ > 0) {
-    Buffer dict_page;
-    LITHIFY_RETURN_NOT_OK(WritePage(PageType::kDictionaryPage, dict_plain_.view(),
-                                    Encoding::kPlain,
-                                    static_cast<int32_t>(entry_pos_.size()), &dict_page));
-    size_t payload = options_.codec == CompressionCodec::kUncompressed ? dict_plain_.size()
-                                                                       : compressed_.size();
-    uncompressed += static_cast<int64_t>(dict_page.size() - payload + dict_plain_.size());
-    compressed += static_cast<int64_t>(dict_page.size());
-    LITHIFY_RETURN_NOT_OK(out->Append(dict_page.view()));
-    md.dictionary_page_offset = start;
+  if (dict_data_pages_ > 0 && !dict_page_written_) {
+    LITHIFY_RETURN_NOT_OK(WriteDictionaryPage(out));
+  }
+  if (dict_page_written_) {
+    md.dictionary_page_offset = chunk_start_;
     md.encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
   }
-  md.data_page_offset = static_cast<int64_t>(out->position());
+  if (first_data_page_ < 0) first_data_page_ = static_cast<int64_t>(out->position());
+  md.data_page_offset = first_data_page_;
   LITHIFY_RETURN_NOT_OK(out->Append(data_pages_.view()));
+  data_pages_.Clear();
   if (dict_data_pages_ > 0) {
     md.encoding_stats.push_back({PageType::kDataPage, Encoding::kRleDictionary, dict_data_pages_});
   }
@@ -386,13 +445,14 @@ Status ColumnChunkWriter::FinishChunk(io::OutputStream* out, ColumnChunk* chunk)
   if (dict_data_pages_ > 0 || plain_data_pages_ > 0) md.encodings.push_back(Encoding::kPlain);
   if (max_def_ > 0 || max_rep_ > 0) md.encodings.push_back(Encoding::kRle);
   if (dict_data_pages_ > 0) md.encodings.push_back(Encoding::kRleDictionary);
-  md.total_uncompressed_size = uncompressed;
-  md.total_compressed_size = compressed;
+  md.total_uncompressed_size = data_uncompressed_ + dict_page_uncompressed_;
+  md.total_compressed_size = data_compressed_ + dict_page_compressed_;
   md.statistics = stats_.ToThrift();
   chunk->file_path.reset();
-  chunk->file_offset = start;
+  chunk->file_offset = chunk_start_;
   chunk->meta_data = std::move(md);
   ResetChunk();
+  if (streaming) ReleaseMemory();
   return Status::OK();
 }
 

@@ -11,6 +11,18 @@
 // one and kept in memory until FinishChunk writes the chunk (dictionary page first) so
 // that the chunk is contiguous in the file. Statistics are kept per chunk.
 //
+// Streaming mode (BeginStreamingChunk, used by FileWriter's column-at-a-time API):
+// nothing else is written to the stream while the chunk is open, so pages go straight
+// to it as soon as their place is final. That is the case for every page once the chunk
+// can no longer use the dictionary (PLAIN from the start: BOOLEAN or dictionary
+// disabled; or after the fallback to PLAIN, when the dictionary page is written
+// followed by the buffered pages). While the chunk still dictionary-encodes, its pages
+// stay buffered because the dictionary page must precede them and is not final yet.
+// Buffered memory is thus bounded by the dictionary-encoded pages of one chunk
+// (indices: at most ~17 bits per value before a 1 MiB dictionary of 8-byte values
+// overflows, compressed) plus the dictionary (<= dictionary_page_size_limit + one
+// mini-batch) plus one page; high-cardinality columns fall back early and stream.
+//
 // The hot path has no virtual calls and no per-value allocations. Not thread-safe;
 // one writer per column, reused across row groups.
 #pragma once
@@ -53,6 +65,13 @@ class ColumnChunkWriter {
   // row group's chunk.
   Status FinishChunk(io::OutputStream* out, ColumnChunk* chunk);
 
+  // Starts a chunk whose pages may be appended to `out` while it is written (see the
+  // header comment); the chunk begins at out->position() now. Precondition: the current
+  // chunk is empty, and until FinishChunk(out, ...) (same `out`) nothing else appends
+  // to `out`. After that FinishChunk the writer's large buffers are released, so idle
+  // writers of other columns hold no memory.
+  void BeginStreamingChunk(io::OutputStream* out);
+
   // Page bookkeeping of the current chunk (for tests and diagnostics).
   int dictionary_pages_used() const { return dict_data_pages_; }
   int plain_pages() const { return plain_data_pages_; }
@@ -69,6 +88,11 @@ class ColumnChunkWriter {
   Status WritePage(PageType type, ByteView body, Encoding encoding, int32_t num_values,
                    Buffer* sink);
   void ResetChunk();
+  // Streaming mode: appends the dictionary page (once, if a data page used it) and the
+  // buffered data pages to stream_, when no later page can be dictionary-encoded.
+  Status DrainToStream();
+  Status WriteDictionaryPage(io::OutputStream* out);
+  void ReleaseMemory();
 
   const ColumnDescriptor& descr_;
   WriterOptions options_;
@@ -94,8 +118,17 @@ class ColumnChunkWriter {
   std::vector<uint32_t> slots_;
   uint64_t slot_mask_ = 0;
 
-  // Encoded pages of the current chunk and its metadata accumulators.
+  // Encoded pages of the current chunk (not yet in the file) and its metadata
+  // accumulators.
   Buffer data_pages_;
+  int64_t data_compressed_ = 0;    // data pages, headers included, buffered or written
+  // Streaming mode state (stream_ == nullptr: buffered mode).
+  io::OutputStream* stream_ = nullptr;
+  int64_t chunk_start_ = 0;        // file offset of the chunk's first page
+  int64_t first_data_page_ = -1;   // file offset of the first data page once written
+  bool dict_page_written_ = false;
+  int64_t dict_page_compressed_ = 0;    // header + payload
+  int64_t dict_page_uncompressed_ = 0;  // header + body
   int64_t chunk_levels_ = 0;
   int64_t data_uncompressed_ = 0;  // data pages, headers included
   int dict_data_pages_ = 0;

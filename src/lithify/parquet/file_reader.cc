@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <memory>
 #include <tuple>
 #include <cstring>
 #include <utility>
@@ -69,6 +71,127 @@ Result<ChunkRange> ComputeChunkRange(const ColumnMetaData& md, int64_t data_end,
   return ChunkRange{start, length};
 }
 
+class RowGroupStreamImpl final : public RowGroupStream {
+ public:
+  using Readers = std::vector<std::unique_ptr<internal::ColumnChunkReader>>;
+
+  RowGroupStreamImpl(const std::string& path, const Schema& schema, int rg, int64_t first_row,
+                     int64_t num_rows, std::vector<int> leaves, int64_t max_rows,
+                     int64_t max_bytes)
+      : path_(path),
+        schema_(schema),
+        rg_(rg),
+        first_row_(first_row),
+        remaining_(num_rows),
+        leaves_(std::move(leaves)),
+        max_rows_(max_rows),
+        max_bytes_(max_bytes) {}
+
+  // Starts one chunk reader per projected leaf, reusing `spare` readers first.
+  Status Start(io::RandomAccessFile* file, const FileMetaData& md,
+               const std::vector<ChunkRange>& ranges, const ReadOptions& options,
+               Readers* spare) {
+    internal::ChunkReadOptions opts;
+    opts.verify_checksums = options.verify_checksums;
+    opts.max_decoded_bytes = options.max_decoded_chunk_bytes;
+    const RowGroup& group = md.row_groups[rg_];
+    readers_.reserve(leaves_.size());
+    for (int leaf : leaves_) {
+      if (spare != nullptr && !spare->empty()) {
+        readers_.push_back(std::move(spare->back()));
+        spare->pop_back();
+      } else {
+        readers_.push_back(std::make_unique<internal::ColumnChunkReader>());
+      }
+      const ChunkRange& range = ranges[static_cast<size_t>(rg_) * schema_.num_leaves() + leaf];
+      Status st = readers_.back()->Start(file, range.offset, range.length, schema_.leaf(leaf),
+                                         *group.columns[leaf].meta_data, group.num_rows, opts);
+      if (!st.ok()) return status_ = ColumnError(st, leaf);
+    }
+    return Status::OK();
+  }
+
+  // Hands the chunk readers (and their small buffers) back for reuse.
+  void ReleaseReaders(Readers* spare) {
+    for (auto& r : readers_) {
+      r->TrimMemory();
+      spare->push_back(std::move(r));
+    }
+    readers_.clear();
+  }
+
+  Result<bool> Next(RowBatch* out) override {
+    if (!status_.ok()) return status_;
+    out->num_rows = 0;
+    out->first_row_index = first_row_ + taken_;
+    out->columns.resize(leaves_.size());
+    for (size_t i = 0; i < leaves_.size(); ++i) {
+      ColumnData& c = out->columns[i];
+      const ColumnDescriptor& descr = schema_.leaf(leaves_[i]);
+      c.leaf_index = leaves_[i];
+      c.descr = &descr;
+      c.num_levels = 0;
+      c.def_levels.clear();
+      c.rep_levels.clear();
+      c.values.Clear();
+      c.values.type = descr.physical_type;
+      c.values.type_length = descr.type_length;
+    }
+    if (remaining_ == 0) {
+      if (finished_) return false;
+      LITHIFY_RETURN_NOT_OK(FinishColumns());
+      return false;
+    }
+    // Every column may only lower the row count; the byte budget is spent greedily in
+    // projection order, so the batch's total stays within it (or is a single row).
+    int64_t rows = std::min(max_rows_, remaining_);
+    int64_t budget = max_bytes_;
+    for (size_t i = 0; i < readers_.size(); ++i) {
+      int64_t cost = 0;
+      Result<int64_t> fit = readers_[i]->MeasureRows(rows, budget, &cost);
+      if (!fit.ok()) return status_ = ColumnError(fit.status(), leaves_[i]);
+      rows = *fit;
+      budget = budget == INT64_MAX ? budget : budget - cost;
+    }
+    for (size_t i = 0; i < readers_.size(); ++i) readers_[i]->TakeRows(rows, &out->columns[i]);
+    out->num_rows = rows;
+    taken_ += rows;
+    remaining_ -= rows;
+    if (remaining_ == 0) LITHIFY_RETURN_NOT_OK(FinishColumns());
+    return true;
+  }
+
+  int64_t rows_remaining() const override { return remaining_; }
+
+ private:
+  Status ColumnError(const Status& st, int leaf) const {
+    return st.WithContextF("{}: row group {}: column '{}'", path_, rg_,
+                           schema_.leaf(leaf).dotted_path);
+  }
+
+  Status FinishColumns() {
+    finished_ = true;
+    for (size_t i = 0; i < readers_.size(); ++i) {
+      Status st = readers_[i]->Finish();
+      if (!st.ok()) return status_ = ColumnError(st, leaves_[i]);
+    }
+    return Status::OK();
+  }
+
+  const std::string& path_;
+  const Schema& schema_;
+  const int rg_;
+  const int64_t first_row_;
+  int64_t remaining_;
+  int64_t taken_ = 0;
+  const std::vector<int> leaves_;
+  const int64_t max_rows_;
+  const int64_t max_bytes_;
+  Readers readers_;
+  bool finished_ = false;
+  Status status_;
+};
+
 class FileReaderImpl final : public FileReader {
  public:
   FileReaderImpl(std::unique_ptr<io::RandomAccessFile> file, ReadOptions options,
@@ -89,9 +212,13 @@ class FileReaderImpl final : public FileReader {
     return rg >= 0 && rg < static_cast<int>(first_rows_.size()) ? first_rows_[rg] : -1;
   }
   Result<RowBatch> ReadRowGroup(int rg, const std::vector<int>& leaves) override;
+  Result<std::unique_ptr<RowGroupStream>> OpenRowGroup(int rg, const std::vector<int>& leaves,
+                                                       int64_t max_rows_per_batch) override;
 
  private:
-  Status ReadColumn(int rg, int leaf, ColumnData* out);
+  // Validates the arguments and builds an unstarted stream.
+  Result<std::unique_ptr<RowGroupStreamImpl>> NewStream(int rg, const std::vector<int>& leaves,
+                                                        int64_t max_rows, int64_t max_bytes);
 
   std::unique_ptr<io::RandomAccessFile> file_;
   ReadOptions options_;
@@ -100,53 +227,54 @@ class FileReaderImpl final : public FileReader {
   std::string path_;
   std::vector<int64_t> first_rows_;
   std::vector<ChunkRange> ranges_;  // [rg * num_leaves + leaf]
-  Buffer chunk_;                    // the compressed chunk being decoded (reused)
-  internal::ColumnChunkReader column_reader_;
+  // Chunk readers kept between ReadRowGroup calls so their buffers are reused.
+  RowGroupStreamImpl::Readers spare_readers_;
 };
 
-Result<RowBatch> FileReaderImpl::ReadRowGroup(int rg, const std::vector<int>& leaves) {
+Result<std::unique_ptr<RowGroupStreamImpl>> FileReaderImpl::NewStream(
+    int rg, const std::vector<int>& leaves, int64_t max_rows, int64_t max_bytes) {
   if (rg < 0 || rg >= num_row_groups()) {
     return Status::InvalidArgument("{}: row group {} out of range (the file has {})", path_,
                                    rg, num_row_groups());
   }
-  std::vector<int> all;
-  const std::vector<int>* wanted = &leaves;
-  if (leaves.empty()) {
-    all.resize(schema_.num_leaves());
-    for (int i = 0; i < schema_.num_leaves(); ++i) all[i] = i;
-    wanted = &all;
+  if (max_rows < 1) {
+    return Status::InvalidArgument("{}: batch size {} rows is not positive", path_, max_rows);
   }
-  RowBatch batch;
-  batch.num_rows = metadata_.row_groups[rg].num_rows;
-  batch.first_row_index = first_rows_[rg];
-  batch.columns.resize(wanted->size());
-  for (size_t i = 0; i < wanted->size(); ++i) {
-    int leaf = (*wanted)[i];
+  std::vector<int> wanted = leaves;
+  if (wanted.empty()) {
+    wanted.resize(schema_.num_leaves());
+    for (int i = 0; i < schema_.num_leaves(); ++i) wanted[i] = i;
+  }
+  for (int leaf : wanted) {
     if (leaf < 0 || leaf >= schema_.num_leaves()) {
       return Status::InvalidArgument("{}: leaf column {} out of range (the file has {})",
                                      path_, leaf, schema_.num_leaves());
     }
-    LITHIFY_RETURN_NOT_OK_CTX(ReadColumn(rg, leaf, &batch.columns[i]),
-                              "{}: row group {}: column '{}'", path_, rg,
-                              schema_.leaf(leaf).dotted_path);
   }
-  return batch;
+  return std::make_unique<RowGroupStreamImpl>(path_, schema_, rg, first_rows_[rg],
+                                              metadata_.row_groups[rg].num_rows,
+                                              std::move(wanted), max_rows, max_bytes);
 }
 
-Status FileReaderImpl::ReadColumn(int rg, int leaf, ColumnData* out) {
-  const ChunkRange& range = ranges_[static_cast<size_t>(rg) * schema_.num_leaves() + leaf];
-  const ColumnMetaData& meta = *metadata_.row_groups[rg].columns[leaf].meta_data;
-  chunk_.Resize(static_cast<size_t>(range.length));
-  if (range.length > 0) {
-    LITHIFY_RETURN_NOT_OK(file_->ReadAt(static_cast<uint64_t>(range.offset),
-                                        static_cast<size_t>(range.length), chunk_.data()));
-  }
-  internal::ChunkReadOptions opts;
-  opts.verify_checksums = options_.verify_checksums;
-  opts.max_decoded_bytes = options_.max_decoded_chunk_bytes;
-  out->leaf_index = leaf;
-  return column_reader_.Read(schema_.leaf(leaf), meta, chunk_.view(),
-                             metadata_.row_groups[rg].num_rows, opts, out);
+Result<std::unique_ptr<RowGroupStream>> FileReaderImpl::OpenRowGroup(
+    int rg, const std::vector<int>& leaves, int64_t max_rows_per_batch) {
+  int64_t max_bytes = std::max<int64_t>(options_.max_batch_bytes, 0);
+  LITHIFY_ASSIGN_OR_RETURN(auto stream, NewStream(rg, leaves, max_rows_per_batch, max_bytes));
+  LITHIFY_RETURN_NOT_OK(stream->Start(file_.get(), metadata_, ranges_, options_, nullptr));
+  return std::unique_ptr<RowGroupStream>(std::move(stream));
+}
+
+Result<RowBatch> FileReaderImpl::ReadRowGroup(int rg, const std::vector<int>& leaves) {
+  // One batch of every row, without a byte budget: memory is bounded by the row group
+  // (and each column chunk by max_decoded_chunk_bytes). Taking all rows of a chunk moves
+  // its decoded buffers into the batch, so this costs no copy over decoding in place.
+  LITHIFY_ASSIGN_OR_RETURN(auto stream, NewStream(rg, leaves, INT64_MAX, INT64_MAX));
+  RowBatch batch;
+  Status st = stream->Start(file_.get(), metadata_, ranges_, options_, &spare_readers_);
+  if (st.ok()) st = stream->Next(&batch).status();
+  stream->ReleaseReaders(&spare_readers_);
+  if (!st.ok()) return st;
+  return batch;
 }
 
 // Checks every row group against the schema and computes chunk ranges and first rows.

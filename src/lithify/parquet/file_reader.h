@@ -1,8 +1,10 @@
 // FileReader: reads one Parquet file through io::RandomAccessFile.
 //
-// Open() reads and validates the footer only. Data is read per row group and per
-// projected leaf column, page by page; peak memory is bounded by the projected columns
-// of one row group (the compressed chunk plus its decoded values), never the file.
+// Open() reads and validates the footer only. Data is read per projected leaf column,
+// page by page with ranged reads. OpenRowGroup() streams a row group in batches of whole
+// rows, so peak memory is bounded by one batch (rows and bytes, see ReadOptions) plus
+// about one page per projected column, the dictionaries and a small read-ahead window;
+// ReadRowGroup() returns a whole row group at once (bounded by the row group).
 // Errors name the file and, where relevant, the row group, column and page:
 // "x.parquet: row group 2: column 'a.b': page 3: ...". Malformed input is Corruption;
 // valid but unimplemented features (encryption, LZO, ...) are NotSupported naming the
@@ -25,10 +27,35 @@ namespace lithify::parquet {
 struct ReadOptions {
   // Verify page CRCs when present (Corruption on mismatch).
   bool verify_checksums = true;
-  // Upper bound of one column chunk's decoded levels + values (and of one decompressed
-  // page). A few bytes of RLE can claim billions of values, so hostile input is cut off
-  // here with NotSupported instead of exhausting memory. Fuzz targets set it lower.
+  // Upper bound of the decoded levels + values of one page (and of one decompressed
+  // page), and of one column's share of one batch: for ReadRowGroup the whole column
+  // chunk, for a stream one batch (so a single row above it cannot be read). A few
+  // bytes of RLE can claim billions of values, so hostile input is cut off here with
+  // NotSupported instead of exhausting memory. Fuzz targets set it lower.
   int64_t max_decoded_chunk_bytes = int64_t{2} << 30;
+  // Byte budget of one streamed batch (OpenRowGroup): decoded levels + values of all
+  // projected columns, BYTE_ARRAY offsets included. A batch is cut before the row that
+  // would exceed it, but always holds at least one row (which may exceed it alone).
+  int64_t max_batch_bytes = int64_t{64} << 20;
+};
+
+// Streams the rows of one row group in batches (FileReader::OpenRowGroup). Each column
+// decodes its pages lazily and hands out exactly the levels and values of the batch's
+// rows; a row of a repeated column may span pages. Borrows the FileReader's file: the
+// reader must outlive the stream, and the two are used by one thread at a time. The
+// first error is sticky: later calls return it.
+class RowGroupStream {
+ public:
+  virtual ~RowGroupStream() = default;
+  // Fills `out` with the next batch: at most max_rows_per_batch whole rows, cut earlier
+  // by ReadOptions::max_batch_bytes, with first_row_index the file row index of its
+  // first row and the projected columns in order. Returns false (with `out` holding the
+  // projected columns and no rows) once every row was returned. Reuses `out`'s buffers.
+  // Corruption if a column chunk holds more or fewer rows than the row group; those
+  // checks complete with the batch holding the last row.
+  virtual Result<bool> Next(RowBatch* out) = 0;
+  // Rows of the row group not yet returned.
+  virtual int64_t rows_remaining() const = 0;
 };
 
 class FileReader {
@@ -51,6 +78,13 @@ class FileReader {
   // Reads all rows of row group `rg` for the given leaf columns (empty = all leaves),
   // in that order.
   virtual Result<RowBatch> ReadRowGroup(int rg, const std::vector<int>& leaves) = 0;
+
+  static constexpr int64_t kDefaultBatchRows = 64 * 1024;
+  // Streams row group `rg` for the given leaf columns (empty = all leaves) in batches
+  // of at most `max_rows_per_batch` (>= 1) rows. Nothing is decoded until Next().
+  // InvalidArgument for an out-of-range row group, leaf or batch size.
+  virtual Result<std::unique_ptr<RowGroupStream>> OpenRowGroup(
+      int rg, const std::vector<int>& leaves, int64_t max_rows_per_batch = kDefaultBatchRows) = 0;
 };
 
 // Resolves user column names ("a", "a.b") to leaf indices: a group name selects every

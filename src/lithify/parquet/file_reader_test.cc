@@ -4,14 +4,20 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <iterator>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "lithify/base/macros.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/parquet/encoding.h"
+#include "lithify/parquet/metadata.h"
 
 namespace lithify::parquet {
 namespace {
@@ -727,6 +733,438 @@ INSTANTIATE_TEST_SUITE_P(SmallFiles, BitFlipTest,
                                            "rle_boolean_encoding.parquet",
                                            "alltypes_dictionary.parquet",
                                            "old_list_structure.parquet"));
+
+
+// ---------------------------------------------------------------- streaming
+
+// Asserts two columns hold the same levels and values (bytes, offsets rebased).
+void ExpectSameColumn(const ColumnData& want, const ColumnData& got, const std::string& what) {
+  EXPECT_EQ(got.leaf_index, want.leaf_index) << what;
+  EXPECT_EQ(got.descr, want.descr) << what;
+  EXPECT_EQ(got.num_levels, want.num_levels) << what;
+  EXPECT_EQ(got.def_levels, want.def_levels) << what;
+  EXPECT_EQ(got.rep_levels, want.rep_levels) << what;
+  const ColumnValues& a = want.values;
+  const ColumnValues& b = got.values;
+  ASSERT_EQ(b.type, a.type) << what;
+  ASSERT_EQ(b.count, a.count) << what;
+  if (a.count == 0) return;
+  if (a.is_byte_array()) {
+    EXPECT_EQ(b.offsets, a.offsets) << what;
+    ASSERT_EQ(b.data.size(), a.data.size()) << what;
+    EXPECT_EQ(std::memcmp(b.data.data(), a.data.data(), a.data.size()), 0) << what;
+  } else {
+    ASSERT_EQ(b.fixed.size(), a.fixed.size()) << what;
+    EXPECT_EQ(std::memcmp(b.fixed.data(), a.fixed.data(), a.fixed.size()), 0) << what;
+  }
+}
+
+// Rows held by a column of a batch: rep level 0 entries (levels for flat columns).
+int64_t RowsIn(const ColumnData& c) {
+  if (c.descr == nullptr || c.descr->max_rep == 0) return c.num_levels;
+  return std::count(c.rep_levels.begin(), c.rep_levels.end(), int16_t{0});
+}
+
+// Decoded bytes of a column slice as the stream's byte budget counts them.
+int64_t BatchBytes(const ColumnData& c) {
+  int64_t levels = static_cast<int64_t>(c.def_levels.size() + c.rep_levels.size()) * 2;
+  const ColumnValues& v = c.values;
+  if (v.is_byte_array()) return levels + v.count * 8 + static_cast<int64_t>(v.data.size());
+  return levels + static_cast<int64_t>(v.fixed.size());
+}
+
+// Streams row group `rg` with `max_rows` per batch, checks each batch's shape and
+// first_row_index, and returns the concatenation (or the first error).
+Result<RowBatch> StreamAll(FileReader* reader, int rg, const std::vector<int>& leaves,
+                           int64_t max_rows, int64_t byte_budget = -1,
+                           int64_t* batches = nullptr) {
+  LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(rg, leaves, max_rows));
+  RowBatch all;
+  all.first_row_index = reader->RowGroupFirstRow(rg);
+  int64_t n = 0;
+  RowBatch batch;  // reused across calls, as callers do
+  while (true) {
+    LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch));
+    if (all.columns.empty()) {
+      all.columns.resize(batch.columns.size());
+      for (size_t i = 0; i < batch.columns.size(); ++i) {
+        all.columns[i].leaf_index = batch.columns[i].leaf_index;
+        all.columns[i].descr = batch.columns[i].descr;
+        all.columns[i].values.type = batch.columns[i].values.type;
+        all.columns[i].values.type_length = batch.columns[i].values.type_length;
+      }
+    }
+    if (!more) {
+      EXPECT_EQ(batch.num_rows, 0);
+      break;
+    }
+    ++n;
+    EXPECT_GE(batch.num_rows, 1);
+    EXPECT_LE(batch.num_rows, max_rows);
+    EXPECT_EQ(batch.first_row_index, all.first_row_index + all.num_rows);
+    int64_t bytes = 0;
+    for (size_t i = 0; i < batch.columns.size(); ++i) {
+      EXPECT_EQ(RowsIn(batch.columns[i]), batch.num_rows) << "column " << i;
+      bytes += BatchBytes(batch.columns[i]);
+      AppendColumn(&all.columns[i], batch.columns[i]);
+    }
+    if (byte_budget >= 0 && batch.num_rows > 1) EXPECT_LE(bytes, byte_budget);
+    all.num_rows += batch.num_rows;
+  }
+  EXPECT_EQ(stream->rows_remaining(), 0);
+  // The end is sticky.
+  auto again = stream->Next(&batch);
+  EXPECT_TRUE(again.ok() && !*again);
+  if (batches) *batches = n;
+  return all;
+}
+
+void ExpectSameBatch(const RowBatch& want, const RowBatch& got, const std::string& what) {
+  EXPECT_EQ(got.num_rows, want.num_rows) << what;
+  EXPECT_EQ(got.first_row_index, want.first_row_index) << what;
+  ASSERT_EQ(got.columns.size(), want.columns.size()) << what;
+  for (size_t i = 0; i < want.columns.size(); ++i) {
+    ExpectSameColumn(want.columns[i], got.columns[i], what + " column " + std::to_string(i));
+  }
+}
+
+// Streams with several batch sizes (and a tight byte budget) and compares with
+// ReadRowGroup, for one file. Returns the number of row groups compared.
+int CompareStreamWithReadRowGroup(const std::string& path) {
+  ReadOptions opts;
+  opts.max_decoded_chunk_bytes = 256 << 20;  // keeps large_string_map.* quick to refuse
+  auto r = OpenPath(path, opts);
+  if (!r.ok()) return 0;
+  FileReader* reader = r->get();
+  int compared = 0;
+  for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+    auto whole = reader->ReadRowGroup(rg, {});
+    if (!whole.ok()) continue;
+    ++compared;
+    for (int64_t max_rows : {int64_t{1}, int64_t{7}, int64_t{1000}}) {
+      std::string what = path + " rg " + std::to_string(rg) + " max_rows " +
+                         std::to_string(max_rows);
+      auto streamed = StreamAll(reader, rg, {}, max_rows);
+      EXPECT_TRUE(streamed.ok()) << what << ": " << streamed.status().ToString();
+      if (!streamed.ok()) return compared;
+      ExpectSameBatch(*whole, *streamed, what);
+    }
+  }
+  // A tight byte budget cuts batches by bytes instead of rows.
+  ReadOptions tight = opts;
+  tight.max_batch_bytes = 300;
+  auto t = OpenPath(path, tight);
+  if (!t.ok()) return compared;
+  for (int rg = 0; rg < (*t)->num_row_groups(); ++rg) {
+    auto whole = (*t)->ReadRowGroup(rg, {});
+    if (!whole.ok()) continue;
+    std::string what = path + " rg " + std::to_string(rg) + " budget 300";
+    auto streamed = StreamAll(t->get(), rg, {}, 64 * 1024, tight.max_batch_bytes);
+    EXPECT_TRUE(streamed.ok()) << what << ": " << streamed.status().ToString();
+    if (!streamed.ok()) return compared;
+    ExpectSameBatch(*whole, *streamed, what);
+  }
+  return compared;
+}
+
+TEST(RowGroupStreamTest, FlatNestedDictionaryV2AndMultiPageFiles) {
+  for (const char* name :
+       {"alltypes_plain.parquet", "alltypes_dictionary.parquet", "nested_lists.snappy.parquet",
+        "datapage_v2.snappy.parquet", "alltypes_tiny_pages.parquet", "nested_maps.snappy.parquet",
+        "nulls.snappy.parquet", "delta_byte_array.parquet"}) {
+    EXPECT_GT(CompareStreamWithReadRowGroup(kData + name), 0) << name;
+  }
+  // alltypes_tiny_pages has many pages per chunk: batches of 7 rows cross page ends.
+  auto reader = OpenOk("alltypes_tiny_pages.parquet");
+  ASSERT_TRUE(reader);
+  EXPECT_GT(reader->metadata().row_groups[0].columns[0].meta_data->total_compressed_size,
+            4096);
+  int64_t batches = 0;
+  auto s = StreamAll(reader.get(), 0, {}, 7, -1, &batches);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(batches, (s->num_rows + 6) / 7);
+}
+
+TEST(RowGroupStreamTest, EveryCorpusFileReadRowGroupReads) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kData)) {
+    std::string path = entry.path().string();
+    if (entry.path().extension() != ".parquet") continue;
+    if (path.find("large_string_map") != std::string::npos) continue;  // its own test
+    files += CompareStreamWithReadRowGroup(path) > 0;
+  }
+  EXPECT_GT(files, 50);
+}
+
+TEST(RowGroupStreamTest, ProjectionAndFirstRowIndexAcrossRowGroups) {
+  // Several row groups: first_row_index continues across them.
+  for (const std::string name : {"alltypes_tiny_pages_plain.parquet", "nested_lists.snappy.parquet"}) {
+    auto reader = OpenOk(name);
+    ASSERT_TRUE(reader);
+    std::vector<int> leaves = {reader->schema().num_leaves() - 1, 0};  // reordered
+    for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+      auto whole = reader->ReadRowGroup(rg, leaves);
+      ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+      auto s = StreamAll(reader.get(), rg, leaves, 3);
+      ASSERT_TRUE(s.ok()) << s.status().ToString();
+      ExpectSameBatch(*whole, *s, name);
+      EXPECT_EQ(s->columns[0].leaf_index, leaves[0]);
+    }
+  }
+  auto many = OpenPath(kCorpus + "/parquet-testing/data/alltypes_plain.parquet");
+  ASSERT_TRUE(many.ok());
+  EXPECT_TRUE((*many)->OpenRowGroup(1, {}, 10).status().IsInvalidArgument());
+  EXPECT_TRUE((*many)->OpenRowGroup(0, {}, 0).status().IsInvalidArgument());
+  EXPECT_TRUE((*many)->OpenRowGroup(0, {999}, 10).status().IsInvalidArgument());
+}
+
+// A file written by hand so that rows of a repeated column span pages:
+//   repeated int32 a; pages: rep [0,1,1] | [1,0,1] | [1] | [0]  -> rows of 4, 3 and 1 values:
+// row 0 spans pages 0-1 and row 1 spans pages 1-2.
+std::string SpanningRowsFile(int64_t rows_in_metadata, int64_t pages = 4) {
+  const std::vector<std::vector<int16_t>> page_reps = {{0, 1, 1}, {1, 0, 1}, {1}, {0}};
+  std::string file = "PAR1";
+  int32_t next = 1;
+  int64_t values = 0;
+  for (int64_t p = 0; p < pages; ++p) {
+    const auto& rep = page_reps[static_cast<size_t>(p)];
+    std::vector<int16_t> def(rep.size(), 1);
+    Buffer body;
+    for (const std::vector<int16_t>* levels : {&rep, static_cast<const std::vector<int16_t>*>(&def)}) {
+      RleBitPackedEncoder enc(1);
+      enc.PutLevels(levels->data(), levels->size());
+      Buffer runs;
+      enc.Flush(&runs);
+      uint32_t len = static_cast<uint32_t>(runs.size());
+      body.Append(reinterpret_cast<const uint8_t*>(&len), 4);
+      body.Append(runs.data(), runs.size());
+    }
+    for (size_t i = 0; i < rep.size(); ++i, ++next) {
+      body.Append(reinterpret_cast<const uint8_t*>(&next), 4);
+    }
+    PageHeader ph;
+    ph.type = PageType::kDataPage;
+    ph.uncompressed_page_size = static_cast<int32_t>(body.size());
+    ph.compressed_page_size = static_cast<int32_t>(body.size());
+    DataPageHeader dp;
+    dp.num_values = static_cast<int32_t>(rep.size());
+    ph.data_page_header = dp;
+    Buffer header;
+    SerializePageHeader(ph, &header);
+    file.append(reinterpret_cast<const char*>(header.data()), header.size());
+    file.append(reinterpret_cast<const char*>(body.data()), body.size());
+    values += static_cast<int64_t>(rep.size());
+  }
+  FileMetaData md;
+  md.version = 1;
+  SchemaElement root;
+  root.name = "schema";
+  root.num_children = 1;
+  SchemaElement a;
+  a.name = "a";
+  a.type = PhysicalType::kInt32;
+  a.repetition_type = Repetition::kRepeated;
+  md.schema = {root, a};
+  md.num_rows = rows_in_metadata;
+  ColumnMetaData cm;
+  cm.type = PhysicalType::kInt32;
+  cm.encodings = {Encoding::kPlain, Encoding::kRle};
+  cm.path_in_schema = {"a"};
+  cm.num_values = values;
+  cm.total_compressed_size = static_cast<int64_t>(file.size()) - 4;
+  cm.total_uncompressed_size = cm.total_compressed_size;
+  cm.data_page_offset = 4;
+  ColumnChunk cc;
+  cc.file_offset = 4;
+  cc.meta_data = cm;
+  RowGroup g;
+  g.columns = {cc};
+  g.num_rows = rows_in_metadata;
+  g.total_byte_size = cm.total_compressed_size;
+  md.row_groups = {g};
+  Buffer footer;
+  SerializeFileMetaData(md, &footer);
+  file.append(reinterpret_cast<const char*>(footer.data()), footer.size());
+  uint32_t len = static_cast<uint32_t>(footer.size());
+  file.append(reinterpret_cast<const char*>(&len), 4);
+  file += "PAR1";
+  return file;
+}
+
+TEST(RowGroupStreamTest, RowsSpanningPages) {
+  auto r = FileReader::Open(io::NewBufferFile("span.parquet", Buffer::CopyOf(AsBytes(SpanningRowsFile(3)))));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  FileReader* reader = r->get();
+  auto whole = reader->ReadRowGroup(0, {});
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  EXPECT_EQ(whole->columns[0].rep_levels, (std::vector<int16_t>{0, 1, 1, 1, 0, 1, 1, 0}));
+  ASSERT_EQ(whole->columns[0].values.count, 8);
+  for (int64_t max_rows : {1, 2, 3}) {
+    auto s = StreamAll(reader, 0, {}, max_rows);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    ExpectSameBatch(*whole, *s, "span max_rows " + std::to_string(max_rows));
+  }
+  // One row per batch: each row is whole although it spans pages.
+  auto stream = reader->OpenRowGroup(0, {}, 1);
+  ASSERT_TRUE(stream.ok());
+  RowBatch b;
+  ASSERT_TRUE((*stream)->Next(&b).ok());
+  EXPECT_EQ(b.columns[0].rep_levels, (std::vector<int16_t>{0, 1, 1, 1}));
+  ASSERT_EQ(b.columns[0].values.count, 4);
+  EXPECT_EQ(b.columns[0].values.value<int32_t>(3), 4);
+  ASSERT_TRUE((*stream)->Next(&b).ok());
+  EXPECT_EQ(b.first_row_index, 1);
+  EXPECT_EQ(b.columns[0].rep_levels, (std::vector<int16_t>{0, 1, 1}));
+  ASSERT_EQ(b.columns[0].values.count, 3);
+  EXPECT_EQ(b.columns[0].values.value<int32_t>(0), 5);
+  ASSERT_TRUE((*stream)->Next(&b).ok());
+  EXPECT_EQ(b.first_row_index, 2);
+  EXPECT_EQ(b.columns[0].values.value<int32_t>(0), 8);
+}
+
+TEST(RowGroupStreamTest, RowCountMismatchIsCorruption) {
+  // The chunk holds 3 rows: a row group claiming 2 or 4 is malformed, in every batch size.
+  for (int64_t claimed : {2, 4}) {
+    auto r = FileReader::Open(
+        io::NewBufferFile("span.parquet", Buffer::CopyOf(AsBytes(SpanningRowsFile(claimed)))));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_TRUE((*r)->ReadRowGroup(0, {}).status().IsCorruption()) << claimed;
+    for (int64_t max_rows : {1, 2, 100}) {
+      auto s = StreamAll(r->get(), 0, {}, max_rows);
+      ASSERT_FALSE(s.ok()) << claimed << " " << max_rows;
+      EXPECT_TRUE(s.status().IsCorruption()) << s.status().ToString();
+      EXPECT_NE(s.status().message().find("span.parquet: row group 0: column 'a'"),
+                std::string::npos)
+          << s.status().message();
+    }
+  }
+  // Pages missing (metadata says 8 values, the chunk ends early): Corruption too.
+  std::string cut = SpanningRowsFile(3);
+  auto full = FileReader::Open(io::NewBufferFile("x.parquet", Buffer::CopyOf(AsBytes(cut))));
+  ASSERT_TRUE(full.ok());
+  int64_t first_page_end = 0;
+  {
+    // Make the chunk claim only its first page's bytes.
+    FileMetaData md = (*full)->metadata();
+    size_t header = 0;
+    auto ph = ParsePageHeader(AsBytes(cut).subspan(4), &header);
+    ASSERT_TRUE(ph.ok());
+    first_page_end = static_cast<int64_t>(header) + ph->compressed_page_size;
+    md.row_groups[0].columns[0].meta_data->total_compressed_size = first_page_end;
+    Buffer footer;
+    SerializeFileMetaData(md, &footer);
+    uint32_t old_len;
+    std::memcpy(&old_len, cut.data() + cut.size() - 8, 4);
+    cut.resize(cut.size() - 8 - old_len);
+    cut.append(reinterpret_cast<const char*>(footer.data()), footer.size());
+    uint32_t len = static_cast<uint32_t>(footer.size());
+    cut.append(reinterpret_cast<const char*>(&len), 4);
+    cut += "PAR1";
+  }
+  auto r = FileReader::Open(io::NewBufferFile("cut.parquet", Buffer::CopyOf(AsBytes(cut))));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  auto s = StreamAll(r->get(), 0, {}, 1);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(s.status().IsCorruption()) << s.status().ToString();
+  EXPECT_NE(s.status().message().find("ended after 3 of its 8 values"), std::string::npos)
+      << s.status().message();
+}
+
+TEST(RowGroupStreamTest, LargeStringMapStreamsWithinTheBudget) {
+  // Each of the two keys is a 1 GiB string: the column chunk decodes to more than 2 GiB,
+  // which ReadRowGroup refuses, but one row per batch stays within the per-batch limit.
+  auto reader = OpenOk("large_string_map.brotli.parquet");
+  ASSERT_TRUE(reader);
+  const int64_t budget = ReadOptions{}.max_batch_bytes;
+  auto stream = reader->OpenRowGroup(0, {}, 1000);
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  RowBatch b;
+  int64_t rows = 0;
+  while (true) {
+    auto more = (*stream)->Next(&b);
+    ASSERT_TRUE(more.ok()) << more.status().ToString();
+    if (!*more) break;
+    EXPECT_EQ(b.first_row_index, rows);
+    ASSERT_EQ(b.columns.size(), 2u);
+    const ColumnValues& keys = b.columns[0].values;
+    int64_t largest = 0;
+    for (int64_t i = 0; i < keys.count; ++i) {
+      largest = std::max<int64_t>(largest, static_cast<int64_t>(keys.binary(i).size()));
+    }
+    int64_t value_bytes = static_cast<int64_t>(keys.data.size() + b.columns[1].values.fixed.size());
+    EXPECT_LE(value_bytes, budget + largest);
+    EXPECT_EQ(b.num_rows, 1);  // a key alone exceeds the budget
+    ASSERT_EQ(keys.count, 1);
+    EXPECT_EQ(keys.binary(0).size(), size_t{1} << 30);
+    ASSERT_EQ(b.columns[1].values.count, 1);
+    EXPECT_EQ(b.columns[1].values.value<int32_t>(0), 1);
+    rows += b.num_rows;
+  }
+  EXPECT_EQ(rows, 2);
+}
+
+TEST(RowGroupStreamTest, HostileInputsStillFailCleanly) {
+  for (const char* name : {"ARROW-GH-41317.parquet", "ARROW-GH-41321.parquet",
+                           "ARROW-GH-43605.parquet", "ARROW-GH-45185.parquet",
+                           "ARROW-GH-47662.parquet", "ARROW-RS-GH-6229-DICTHEADER.parquet",
+                           "ARROW-RS-GH-6229-LEVELS.parquet", "PARQUET-1481.parquet"}) {
+    ReadOptions opts;
+    opts.max_decoded_chunk_bytes = 256 << 20;
+    auto r = OpenPath(kCorpus + "/parquet-testing/bad_data/" + name, opts);
+    if (!r.ok()) continue;
+    for (int rg = 0; rg < (*r)->num_row_groups(); ++rg) {
+      Status whole = (*r)->ReadRowGroup(rg, {}).status();
+      for (int64_t max_rows : {1, 1000}) {
+        auto s = StreamAll(r->get(), rg, {}, max_rows);
+        if (whole.IsCorruption()) {
+          ASSERT_FALSE(s.ok()) << name;
+          EXPECT_TRUE(s.status().IsCorruption() || s.status().IsNotSupported())
+              << name << ": " << s.status().ToString();
+          EXPECT_NE(s.status().message().find(name), std::string::npos) << s.status().message();
+        } else if (!s.ok()) {
+          EXPECT_TRUE(s.status().IsCorruption() || s.status().IsNotSupported())
+              << name << ": " << s.status().ToString();
+        }
+      }
+    }
+  }
+  // A malformed dictionary file: Corruption whichever way it is read.
+  auto malformed = OpenOk("nation.dict-malformed.parquet");
+  ASSERT_TRUE(malformed);
+  auto s = StreamAll(malformed.get(), 0, {}, 5);
+  EXPECT_TRUE(s.status().IsCorruption()) << s.status().ToString();
+}
+
+TEST(RowGroupStreamTest, BitFlipsAgreeWithReadRowGroup) {
+  // Streaming a damaged file never crashes, and when ReadRowGroup succeeds the stream
+  // yields exactly the same data.
+  for (const char* name : {"datapage_v2.snappy.parquet", "nested_lists.snappy.parquet"}) {
+    std::string real;
+    {
+      std::ifstream in(kData + name, std::ios::binary);
+      real.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    ASSERT_FALSE(real.empty());
+    for (size_t i = 4; i + 8 < real.size(); ++i) {
+      std::string mutated = real;
+      mutated[i] = static_cast<char>(mutated[i] ^ (1 << (i % 8)));
+      ReadOptions opts;
+      opts.max_decoded_chunk_bytes = 16 << 20;
+      auto r = FileReader::Open(BufferFile(mutated), opts);
+      if (!r.ok()) continue;
+      for (int rg = 0; rg < (*r)->num_row_groups(); ++rg) {
+        auto whole = (*r)->ReadRowGroup(rg, {});
+        auto s = StreamAll(r->get(), rg, {}, 2);
+        if (whole.ok()) {
+          ASSERT_TRUE(s.ok()) << name << " bit " << i << ": " << s.status().ToString();
+          ExpectSameBatch(*whole, *s, std::string(name) + " bit " + std::to_string(i));
+        } else {
+          EXPECT_FALSE(s.ok()) << name << " bit " << i;
+        }
+      }
+    }
+  }
+}
 
 }  // namespace
 }  // namespace lithify::parquet

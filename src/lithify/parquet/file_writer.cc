@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/version.h"
@@ -114,6 +115,7 @@ class FileWriterImpl final : public FileWriter {
 
   Status WriteBatch(const RowBatch& batch) override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
+    LITHIFY_RETURN_NOT_OK(CheckNoColumnRowGroup());
     LITHIFY_RETURN_NOT_OK(Fail(Validate(batch)));
     if (batch.num_rows == 0) return Status::OK();
     // Rows per slice so that a slice is about an eighth of a row group.
@@ -140,25 +142,94 @@ class FileWriterImpl final : public FileWriter {
 
   Status FlushRowGroup() override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
+    LITHIFY_RETURN_NOT_OK(CheckNoColumnRowGroup());
     if (rg_rows_ == 0) return Status::OK();
     RowGroup rg;
     rg.num_rows = rg_rows_;
     rg.columns.resize(columns_.size());
-    int64_t compressed = 0;
     for (size_t i = 0; i < columns_.size(); ++i) {
       LITHIFY_RETURN_NOT_OK(Fail(columns_[i]->FinishChunk(out_.get(), &rg.columns[i])));
-      const ColumnMetaData& md = *rg.columns[i].meta_data;
-      rg.total_byte_size += md.total_uncompressed_size;
-      compressed += md.total_compressed_size;
     }
-    rg.total_compressed_size = compressed;
-    if (!rg.columns.empty()) rg.file_offset = rg.columns[0].file_offset;
-    if (metadata_.row_groups.size() <= static_cast<size_t>(INT16_MAX)) {
-      rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
-    }
-    metadata_.num_rows += rg_rows_;
-    metadata_.row_groups.push_back(std::move(rg));
+    AddRowGroup(std::move(rg));
     rg_rows_ = 0;
+    return Status::OK();
+  }
+
+  Status BeginRowGroup(int64_t num_rows) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    LITHIFY_RETURN_NOT_OK(CheckNoColumnRowGroup());
+    if (num_rows <= 0) {
+      return Fail(Status::InvalidArgument("a row group needs a positive row count, got {}",
+                                          num_rows));
+    }
+    LITHIFY_RETURN_NOT_OK(FlushRowGroup());
+    col_rg_.emplace();
+    col_rg_->num_rows = num_rows;
+    col_rg_->columns.resize(columns_.size());
+    next_leaf_ = 0;
+    open_leaf_ = -1;
+    return Status::OK();
+  }
+
+  Status BeginColumn(int leaf) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (!col_rg_) return Fail(Status::InvalidArgument("BeginColumn outside BeginRowGroup"));
+    if (open_leaf_ >= 0 || leaf != next_leaf_) {
+      return Fail(Status::InvalidArgument(
+          "BeginColumn({}): expected leaf {} ({}) with no column open", leaf, next_leaf_,
+          next_leaf_ < schema_.num_leaves() ? schema_.leaf(next_leaf_).dotted_path
+                                            : std::string("all leaves written")));
+    }
+    open_leaf_ = leaf;
+    open_rows_ = 0;
+    columns_[leaf]->BeginStreamingChunk(out_.get());
+    return Status::OK();
+  }
+
+  Status WriteColumn(const ColumnData& col, int64_t num_rows) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (open_leaf_ < 0) return Fail(Status::InvalidArgument("WriteColumn without BeginColumn"));
+    const ColumnDescriptor& d = schema_.leaf(open_leaf_);
+    if (num_rows < 0) return Fail(Status::InvalidArgument("negative row count"));
+    if (open_rows_ + num_rows > col_rg_->num_rows) {
+      return Fail(Status::InvalidArgument("column '{}': {} rows past the row group's {}",
+                                          d.dotted_path, open_rows_ + num_rows,
+                                          col_rg_->num_rows));
+    }
+    LITHIFY_RETURN_NOT_OK(Fail(ValidateColumn(d, open_leaf_, col, num_rows)));
+    if (col.num_levels == 0) return Status::OK();
+    int64_t consumed = 0;
+    LITHIFY_RETURN_NOT_OK(
+        Fail(columns_[open_leaf_]->Write(col, 0, col.num_levels, 0, &consumed)));
+    open_rows_ += num_rows;
+    return Status::OK();
+  }
+
+  Status EndColumn() override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (open_leaf_ < 0) return Fail(Status::InvalidArgument("EndColumn without BeginColumn"));
+    if (open_rows_ != col_rg_->num_rows) {
+      return Fail(Status::InvalidArgument("column '{}' got {} rows, the row group has {}",
+                                          schema_.leaf(open_leaf_).dotted_path, open_rows_,
+                                          col_rg_->num_rows));
+    }
+    LITHIFY_RETURN_NOT_OK(Fail(columns_[open_leaf_]->FinishChunk(
+        out_.get(), &col_rg_->columns[static_cast<size_t>(open_leaf_)])));
+    open_leaf_ = -1;
+    ++next_leaf_;
+    return Status::OK();
+  }
+
+  Status EndRowGroup() override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (!col_rg_) return Fail(Status::InvalidArgument("EndRowGroup without BeginRowGroup"));
+    if (open_leaf_ >= 0 || next_leaf_ != schema_.num_leaves()) {
+      int missing = open_leaf_ >= 0 ? open_leaf_ : next_leaf_;
+      return Fail(Status::InvalidArgument("EndRowGroup: column '{}' is not finished",
+                                          schema_.leaf(missing).dotted_path));
+    }
+    AddRowGroup(std::move(*col_rg_));
+    col_rg_.reset();
     return Status::OK();
   }
 
@@ -175,6 +246,8 @@ class FileWriterImpl final : public FileWriter {
     footer.AppendValue(len);
     footer.Append(std::string_view(kMagic, 4));
     LITHIFY_RETURN_NOT_OK(Fail(out_->Append(footer.view())));
+    // Streams need not report their position once closed.
+    final_size_ = static_cast<int64_t>(out_->position());
     LITHIFY_RETURN_NOT_OK(Fail(out_->Close()));
     state_ = State::kClosed;
     return metadata_;
@@ -188,11 +261,36 @@ class FileWriterImpl final : public FileWriter {
   const Schema& schema() const override { return schema_; }
 
   int64_t EstimatedFileSize() const override {
+    if (state_ == State::kClosed) return final_size_;
     return static_cast<int64_t>(out_->position()) + RowGroupEstimate();
   }
 
  private:
   enum class State { kOpen, kClosed, kAbandoned };
+
+  Status CheckNoColumnRowGroup() const {
+    if (col_rg_) {
+      return Status::InvalidArgument("a column-at-a-time row group is open (EndRowGroup first)");
+    }
+    return Status::OK();
+  }
+
+  // Sums the chunks' sizes into `rg` and appends it to the footer metadata.
+  void AddRowGroup(RowGroup rg) {
+    int64_t compressed = 0;
+    for (const ColumnChunk& c : rg.columns) {
+      const ColumnMetaData& md = *c.meta_data;
+      rg.total_byte_size += md.total_uncompressed_size;
+      compressed += md.total_compressed_size;
+    }
+    rg.total_compressed_size = compressed;
+    if (!rg.columns.empty()) rg.file_offset = rg.columns[0].file_offset;
+    if (metadata_.row_groups.size() <= static_cast<size_t>(INT16_MAX)) {
+      rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
+    }
+    metadata_.num_rows += rg.num_rows;
+    metadata_.row_groups.push_back(std::move(rg));
+  }
 
   Status CheckOpen() const {
     if (!error_.ok()) return error_;
@@ -259,6 +357,12 @@ class FileWriterImpl final : public FileWriter {
   Status error_;
   std::vector<int64_t> level_pos_;
   std::vector<int64_t> value_pos_;
+  // Column-at-a-time row group being written (absent outside BeginRowGroup/EndRowGroup).
+  std::optional<RowGroup> col_rg_;
+  int next_leaf_ = 0;
+  int open_leaf_ = -1;
+  int64_t open_rows_ = 0;
+  int64_t final_size_ = 0;  // set by Close
 };
 
 }  // namespace

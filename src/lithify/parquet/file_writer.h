@@ -8,6 +8,17 @@
 // orders; long binary min/max truncated and flagged inexact). The first error is sticky:
 // later calls return it. Nothing becomes visible unless Close() returns OK.
 // Not thread-safe.
+//
+// Column-at-a-time writing (for rewrites that read one column chunk at a time):
+//   BeginRowGroup(n) { BeginColumn(leaf) WriteColumn(col, rows)* EndColumn() }* EndRowGroup()
+// with leaves 0..num_leaves-1 in order, each receiving exactly n rows. Because nothing
+// else is written while a column is open, its chunk is contiguous and pages go to the
+// stream as they are encoded instead of being buffered per row group: memory is about
+// one page plus, while a chunk is still dictionary-encoded, that chunk's (compressed)
+// dictionary-encoded pages and its dictionary (see column_writer.h), whatever the
+// row group size. WriteBatch/FlushRowGroup/Close are InvalidArgument while a
+// column-mode row group is open; both modes may be mixed between row groups. Any
+// error in column mode is sticky (a partial chunk may already be in the stream).
 #pragma once
 
 #include <memory>
@@ -53,8 +64,25 @@ class FileWriter {
   // Discards everything; nothing is left behind.
   virtual void Abandon() = 0;
   virtual const Schema& schema() const = 0;
-  // Bytes written so far plus buffered, for size-targeted file rolling.
+  // Bytes written so far plus buffered, for size-targeted file rolling. After Close:
+  // the file's final size.
   virtual int64_t EstimatedFileSize() const = 0;
+
+  // Starts a row group of `num_rows` (> 0) rows written column by column. Rows given to
+  // WriteBatch and not yet in a row group are flushed into their own row group first.
+  virtual Status BeginRowGroup(int64_t num_rows) = 0;
+  // Starts leaf `leaf`'s chunk. Precondition (InvalidArgument): leaf is the next leaf
+  // in schema order and no column is open.
+  virtual Status BeginColumn(int leaf) = 0;
+  // Appends all `num_rows` rows of `col` (levels form, validated like a WriteBatch
+  // column; col.leaf_index must be -1 or the open leaf) to the open column.
+  // InvalidArgument if the column would exceed the row group's row count.
+  virtual Status WriteColumn(const ColumnData& col, int64_t num_rows) = 0;
+  // Finishes the open chunk. InvalidArgument unless it received exactly the row
+  // group's row count.
+  virtual Status EndColumn() = 0;
+  // Finishes the row group. InvalidArgument unless every leaf was written.
+  virtual Status EndRowGroup() = 0;
 };
 
 }  // namespace lithify::parquet

@@ -1,0 +1,684 @@
+// Checkpoint rows -> actions without JSON (see checkpoint_extract.h).
+#include "lithify/delta/checkpoint_extract.h"
+
+#include <string_view>
+
+#include "lithify/base/macros.h"
+#include "lithify/delta/json_util.h"
+#include "lithify/parquet/rows_json.h"
+
+namespace lithify::delta {
+
+namespace {
+
+using parquet::ColumnData;
+using parquet::NodeKind;
+using parquet::PhysicalType;
+using parquet::RowBatch;
+using parquet::Schema;
+using StringMap = std::map<std::string, std::string>;
+using PartitionMap = std::map<std::string, std::optional<std::string>>;
+
+// Walks one leaf column row by row. `lvl` is the first level of row `row` and `val` the
+// number of values before it; Seek only moves forward, so a batch is walked once per
+// leaf whatever the order of accesses within a row.
+struct Cursor {
+  const ColumnData* col = nullptr;
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  int64_t row = 0, lvl = 0, val = 0;
+
+  void Reset(const ColumnData* c) {
+    col = c;
+    row = lvl = val = 0;
+  }
+  int16_t def(int64_t l) const { return col->def_levels.empty() ? max_def : col->def_levels[l]; }
+  int16_t rep(int64_t l) const { return col->rep_levels.empty() ? 0 : col->rep_levels[l]; }
+  Status Seek(int64_t r) {
+    const int64_t n = col->num_levels;
+    while (row < r) {
+      if (lvl >= n) return Status::Corruption("column '{}' has fewer rows than the batch", Name());
+      do {
+        if (def(lvl) == max_def) ++val;
+        ++lvl;
+      } while (lvl < n && rep(lvl) > 0);
+      ++row;
+    }
+    if (lvl >= n) return Status::Corruption("column '{}' has fewer rows than the batch", Name());
+    return Status::OK();
+  }
+  // End of the current row's levels.
+  int64_t RowEnd() const {
+    int64_t e = lvl + 1;
+    while (e < col->num_levels && rep(e) > 0) ++e;
+    return e;
+  }
+  Status CheckValue(int64_t v) const {
+    if (v >= col->values.count) return Status::Corruption("column '{}' has fewer values than its levels", Name());
+    return Status::OK();
+  }
+  std::string_view Name() const { return col->descr ? std::string_view(col->descr->dotted_path) : "?"; }
+};
+
+enum class Want { kString, kInt, kBool, kStringMap, kStringList };
+
+// A field of an action struct bound to its cursor(s); absent fields have a < 0.
+struct Field {
+  const char* name = "";
+  int a = -1;   // primitive / map key / list element cursor
+  int b = -1;   // map value cursor
+  int node = -1;
+  bool present() const { return a >= 0; }
+};
+
+// A (possibly nested) struct bound to a presence cursor: the struct is non-null in a
+// row when that leaf's first level reaches the struct's definition level.
+struct StructRef {
+  int node = -1;
+  int presence = -1;  // cursor
+  int16_t def = 0;
+  bool present() const { return node >= 0; }
+};
+
+class Impl final : public CheckpointExtractor {
+ public:
+  Impl(const Schema& schema, bool read_stats) : schema_(schema), read_stats_(read_stats) {}
+
+  bool Bind();
+  const std::vector<int>& leaves() const override { return leaves_; }
+  Status Extract(RowBatch* batch, const std::string& file, const Sink& sink) override;
+
+ private:
+  // ---- binding
+  int CursorFor(int leaf) {
+    for (size_t i = 0; i < leaves_.size(); ++i) {
+      if (leaves_[i] == leaf) return static_cast<int>(i);
+    }
+    leaves_.push_back(leaf);
+    Cursor c;
+    c.max_def = schema_.leaf(leaf).max_def;
+    c.max_rep = schema_.leaf(leaf).max_rep;
+    cursors_.push_back(c);
+    return static_cast<int>(leaves_.size() - 1);
+  }
+  int Child(int node, std::string_view name) const {
+    if (node < 0) return -1;
+    for (int c : schema_.node(node).children) {
+      if (schema_.node(c).name == name) return c;
+    }
+    return -1;
+  }
+  bool IsPrimitiveLeaf(int node, PhysicalType t1, PhysicalType t2) const {
+    const auto& n = schema_.node(node);
+    if (!n.is_leaf() || n.kind != NodeKind::kPrimitive || n.repetition == parquet::Repetition::kRepeated) return false;
+    auto t = schema_.leaf(n.leaf_index).physical_type;
+    return t == t1 || t == t2;
+  }
+  bool BindField(int parent, const char* name, Want want, Field* f);
+  bool BindStruct(int node, StructRef* s);
+
+  // ---- extraction helpers (row r of the batch)
+  Cursor& C(int i) { return cursors_[i]; }
+  Status At(int cursor, int64_t r) { return cursors_[cursor].Seek(r); }
+  Result<bool> StructPresent(const StructRef& s, int64_t r) {
+    if (!s.present()) return false;
+    LITHIFY_RETURN_NOT_OK(At(s.presence, r));
+    const Cursor& c = C(s.presence);
+    return c.def(c.lvl) >= s.def;
+  }
+  Result<std::optional<std::string_view>> Str(const Field& f, int64_t r);
+  Result<std::optional<int64_t>> Int(const Field& f, int64_t r);
+  Result<std::optional<bool>> Bool(const Field& f, int64_t r);
+  // nullopt when the map is null.
+  Result<std::optional<PartitionMap>> Map(const Field& f, int64_t r);
+  Result<std::optional<std::vector<std::string>>> List(const Field& f, int64_t r);
+
+  Result<std::string> ReqString(const Field& f, int64_t r) {
+    LITHIFY_ASSIGN_OR_RETURN(auto v, Str(f, r));
+    if (!v) return Status::Corruption("missing field '{}'", f.name);
+    return std::string(*v);
+  }
+  Result<std::optional<std::string>> OptString(const Field& f, int64_t r) {
+    LITHIFY_ASSIGN_OR_RETURN(auto v, Str(f, r));
+    if (!v) return std::optional<std::string>();
+    return std::optional<std::string>(std::string(*v));
+  }
+  Result<int64_t> ReqInt(const Field& f, int64_t r) {
+    LITHIFY_ASSIGN_OR_RETURN(auto v, Int(f, r));
+    if (!v) return Status::Corruption("missing field '{}'", f.name);
+    return *v;
+  }
+  Result<StringMap> MapNoNulls(const Field& f, int64_t r) {
+    LITHIFY_ASSIGN_OR_RETURN(auto m, Map(f, r));
+    StringMap out;
+    if (m) {
+      for (auto& [k, v] : *m) {
+        if (v) out.emplace_hint(out.end(), k, std::move(*v));
+      }
+    }
+    return out;
+  }
+
+  Result<AddFile> Add(int64_t r);
+  Result<RemoveFile> Remove(int64_t r);
+  Result<Metadata> Meta(int64_t r);
+  Result<Protocol> Proto(int64_t r);
+  Result<Txn> TxnAt(int64_t r);
+  Result<DomainMetadata> Domain(int64_t r);
+  Result<CheckpointMetadata> CkptMeta(int64_t r);
+  Result<Sidecar> SidecarAt(int64_t r);
+  Result<std::optional<DeletionVectorDescriptor>> Dv(const StructRef& s, const Field* f, int64_t r);
+  Status RenderStatsParsed(RowBatch* batch);
+
+  const Schema& schema_;
+  const bool read_stats_;
+  std::vector<int> leaves_;
+  std::vector<Cursor> cursors_;
+
+  // Action structs in dispatch order (alphabetical, as the JSON object's keys).
+  enum ActionKind { kAdd, kCheckpointMetadata, kDomainMetadata, kMetaData, kProtocol, kRemove, kSidecar, kTxn, kNumKinds };
+  StructRef action_[kNumKinds];
+
+  // add
+  Field a_path_, a_pv_, a_size_, a_mtime_, a_dc_, a_stats_, a_tags_, a_brid_, a_drcv_, a_cp_;
+  StructRef a_dv_;
+  Field a_dv_f_[6];
+  // stats_parsed: rendered separately, one JSON text per row (empty: null).
+  int stats_parsed_node_ = -1;
+  std::vector<int> stats_parsed_leaves_;  // schema leaves; projected after the others
+  size_t first_stats_parsed_column_ = 0;
+  std::vector<std::string> stats_parsed_json_;
+  std::vector<bool> stats_parsed_valid_;
+  // remove
+  Field r_path_, r_dts_, r_dc_, r_efm_, r_pv_, r_size_, r_stats_, r_tags_, r_brid_, r_drcv_;
+  StructRef r_dv_;
+  Field r_dv_f_[6];
+  // metaData
+  Field m_id_, m_name_, m_desc_, m_provider_, m_options_, m_schema_, m_pcols_, m_created_, m_conf_;
+  StructRef m_format_;
+  // protocol
+  Field p_minr_, p_minw_, p_rf_, p_wf_;
+  // txn
+  Field t_app_, t_ver_, t_lu_;
+  // domainMetadata
+  Field d_domain_, d_conf_, d_removed_;
+  // checkpointMetadata
+  Field c_ver_, c_tags_;
+  // sidecar
+  Field s_path_, s_size_, s_mtime_, s_tags_;
+};
+
+bool Impl::BindField(int parent, const char* name, Want want, Field* f) {
+  f->name = name;
+  int node = Child(parent, name);
+  if (node < 0) return true;  // absent column: the field reads as null
+  f->node = node;
+  const auto& n = schema_.node(node);
+  switch (want) {
+    case Want::kString:
+      if (!IsPrimitiveLeaf(node, PhysicalType::kByteArray, PhysicalType::kByteArray)) return false;
+      f->a = CursorFor(n.leaf_index);
+      return true;
+    case Want::kInt:
+      if (!IsPrimitiveLeaf(node, PhysicalType::kInt32, PhysicalType::kInt64)) return false;
+      f->a = CursorFor(n.leaf_index);
+      return true;
+    case Want::kBool:
+      if (!IsPrimitiveLeaf(node, PhysicalType::kBoolean, PhysicalType::kBoolean)) return false;
+      f->a = CursorFor(n.leaf_index);
+      return true;
+    case Want::kStringMap: {
+      if (n.kind != NodeKind::kMap || n.repetition == parquet::Repetition::kRepeated ||
+          n.repeated_node == node || n.key_node < 0 || n.value_node < 0) {
+        return false;
+      }
+      const auto& k = schema_.node(n.key_node);
+      const auto& v = schema_.node(n.value_node);
+      if (!k.is_leaf() || !v.is_leaf() ||
+          schema_.leaf(k.leaf_index).physical_type != PhysicalType::kByteArray ||
+          schema_.leaf(v.leaf_index).physical_type != PhysicalType::kByteArray ||
+          schema_.leaf(k.leaf_index).max_rep != 1 || schema_.leaf(v.leaf_index).max_rep != 1 ||
+          k.repetition == parquet::Repetition::kRepeated || v.repetition == parquet::Repetition::kRepeated) {
+        return false;
+      }
+      f->a = CursorFor(k.leaf_index);
+      f->b = CursorFor(v.leaf_index);
+      return true;
+    }
+    case Want::kStringList: {
+      if (n.kind != NodeKind::kList || n.repetition == parquet::Repetition::kRepeated ||
+          n.repeated_node == node || n.element_node < 0) {
+        return false;
+      }
+      const auto& e = schema_.node(n.element_node);
+      if (!e.is_leaf() || schema_.leaf(e.leaf_index).physical_type != PhysicalType::kByteArray ||
+          schema_.leaf(e.leaf_index).max_rep != 1) {
+        return false;
+      }
+      f->a = CursorFor(e.leaf_index);
+      return true;
+    }
+  }
+  return false;
+}
+
+// A struct field (top-level action or nested) with a presence leaf. The presence leaf
+// is the first leaf under it outside add.stats_parsed / partitionValues_parsed, so that
+// it is projected anyway in the common case.
+bool Impl::BindStruct(int node, StructRef* s) {
+  if (node < 0) return true;
+  const auto& n = schema_.node(node);
+  if (n.kind != NodeKind::kStruct || n.repetition == parquet::Repetition::kRepeated || n.max_rep != 0) return false;
+  for (int leaf : schema_.LeavesUnder(node)) {
+    const auto& path = schema_.leaf(leaf).path;
+    if (path.size() >= 2 && (path[1] == "stats_parsed" || path[1] == "partitionValues_parsed")) continue;
+    s->node = node;
+    s->def = n.max_def;
+    s->presence = CursorFor(leaf);
+    return true;
+  }
+  // Only skipped leaves: a present-but-empty struct cannot be told from null by them;
+  // let the rendering path handle such a file.
+  return false;
+}
+
+bool Impl::Bind() {
+  static constexpr const char* kNames[kNumKinds] = {"add",      "checkpointMetadata", "domainMetadata",
+                                                    "metaData", "protocol",           "remove",
+                                                    "sidecar",  "txn"};
+  int root = 0;
+  bool any = false;
+  for (int k = 0; k < kNumKinds; ++k) {
+    int node = Child(root, kNames[k]);
+    if (node < 0) continue;
+    any = true;
+    if (!BindStruct(node, &action_[k])) return false;
+  }
+  if (!any) return false;
+  int add = action_[kAdd].node, rem = action_[kRemove].node;
+  bool ok = true;
+  auto dv_fields = [&](int parent, StructRef* s, Field* f) {
+    int dv = Child(parent, "deletionVector");
+    ok = ok && BindStruct(dv, s);
+    ok = ok && BindField(dv, "storageType", Want::kString, &f[0]);
+    ok = ok && BindField(dv, "pathOrInlineDv", Want::kString, &f[1]);
+    ok = ok && BindField(dv, "offset", Want::kInt, &f[2]);
+    ok = ok && BindField(dv, "sizeInBytes", Want::kInt, &f[3]);
+    ok = ok && BindField(dv, "cardinality", Want::kInt, &f[4]);
+    ok = ok && BindField(dv, "maxRowIndex", Want::kInt, &f[5]);
+  };
+  ok = ok && BindField(add, "path", Want::kString, &a_path_);
+  ok = ok && BindField(add, "partitionValues", Want::kStringMap, &a_pv_);
+  ok = ok && BindField(add, "size", Want::kInt, &a_size_);
+  ok = ok && BindField(add, "modificationTime", Want::kInt, &a_mtime_);
+  ok = ok && BindField(add, "dataChange", Want::kBool, &a_dc_);
+  if (read_stats_) ok = ok && BindField(add, "stats", Want::kString, &a_stats_);
+  ok = ok && BindField(add, "tags", Want::kStringMap, &a_tags_);
+  ok = ok && BindField(add, "baseRowId", Want::kInt, &a_brid_);
+  ok = ok && BindField(add, "defaultRowCommitVersion", Want::kInt, &a_drcv_);
+  ok = ok && BindField(add, "clusteringProvider", Want::kString, &a_cp_);
+  dv_fields(add, &a_dv_, a_dv_f_);
+
+  ok = ok && BindField(rem, "path", Want::kString, &r_path_);
+  ok = ok && BindField(rem, "deletionTimestamp", Want::kInt, &r_dts_);
+  ok = ok && BindField(rem, "dataChange", Want::kBool, &r_dc_);
+  ok = ok && BindField(rem, "extendedFileMetadata", Want::kBool, &r_efm_);
+  ok = ok && BindField(rem, "partitionValues", Want::kStringMap, &r_pv_);
+  ok = ok && BindField(rem, "size", Want::kInt, &r_size_);
+  if (read_stats_) ok = ok && BindField(rem, "stats", Want::kString, &r_stats_);
+  ok = ok && BindField(rem, "tags", Want::kStringMap, &r_tags_);
+  ok = ok && BindField(rem, "baseRowId", Want::kInt, &r_brid_);
+  ok = ok && BindField(rem, "defaultRowCommitVersion", Want::kInt, &r_drcv_);
+  dv_fields(rem, &r_dv_, r_dv_f_);
+
+  int meta = action_[kMetaData].node;
+  ok = ok && BindField(meta, "id", Want::kString, &m_id_);
+  ok = ok && BindField(meta, "name", Want::kString, &m_name_);
+  ok = ok && BindField(meta, "description", Want::kString, &m_desc_);
+  int format = Child(meta, "format");
+  ok = ok && BindStruct(format, &m_format_);
+  ok = ok && BindField(format, "provider", Want::kString, &m_provider_);
+  ok = ok && BindField(format, "options", Want::kStringMap, &m_options_);
+  ok = ok && BindField(meta, "schemaString", Want::kString, &m_schema_);
+  ok = ok && BindField(meta, "partitionColumns", Want::kStringList, &m_pcols_);
+  ok = ok && BindField(meta, "createdTime", Want::kInt, &m_created_);
+  ok = ok && BindField(meta, "configuration", Want::kStringMap, &m_conf_);
+
+  int proto = action_[kProtocol].node;
+  ok = ok && BindField(proto, "minReaderVersion", Want::kInt, &p_minr_);
+  ok = ok && BindField(proto, "minWriterVersion", Want::kInt, &p_minw_);
+  ok = ok && BindField(proto, "readerFeatures", Want::kStringList, &p_rf_);
+  ok = ok && BindField(proto, "writerFeatures", Want::kStringList, &p_wf_);
+
+  int txn = action_[kTxn].node;
+  ok = ok && BindField(txn, "appId", Want::kString, &t_app_);
+  ok = ok && BindField(txn, "version", Want::kInt, &t_ver_);
+  ok = ok && BindField(txn, "lastUpdated", Want::kInt, &t_lu_);
+
+  int dom = action_[kDomainMetadata].node;
+  ok = ok && BindField(dom, "domain", Want::kString, &d_domain_);
+  ok = ok && BindField(dom, "configuration", Want::kString, &d_conf_);
+  ok = ok && BindField(dom, "removed", Want::kBool, &d_removed_);
+
+  int cm = action_[kCheckpointMetadata].node;
+  ok = ok && BindField(cm, "version", Want::kInt, &c_ver_);
+  ok = ok && BindField(cm, "tags", Want::kStringMap, &c_tags_);
+
+  int sc = action_[kSidecar].node;
+  ok = ok && BindField(sc, "path", Want::kString, &s_path_);
+  ok = ok && BindField(sc, "sizeInBytes", Want::kInt, &s_size_);
+  ok = ok && BindField(sc, "modificationTime", Want::kInt, &s_mtime_);
+  ok = ok && BindField(sc, "tags", Want::kStringMap, &s_tags_);
+  if (!ok) return false;
+
+  stats_parsed_node_ = read_stats_ ? Child(add, "stats_parsed") : -1;
+  if (stats_parsed_node_ >= 0) {
+    first_stats_parsed_column_ = leaves_.size();
+    for (int leaf : schema_.LeavesUnder(stats_parsed_node_)) {
+      stats_parsed_leaves_.push_back(leaf);
+      leaves_.push_back(leaf);  // no cursor: rendered, not walked
+    }
+  }
+  return true;
+}
+
+Result<std::optional<std::string_view>> Impl::Str(const Field& f, int64_t r) {
+  if (!f.present()) return std::optional<std::string_view>();
+  LITHIFY_RETURN_NOT_OK(At(f.a, r));
+  const Cursor& c = C(f.a);
+  if (c.def(c.lvl) != c.max_def) return std::optional<std::string_view>();
+  LITHIFY_RETURN_NOT_OK(c.CheckValue(c.val));
+  return std::optional<std::string_view>(c.col->values.binary(c.val));
+}
+
+Result<std::optional<int64_t>> Impl::Int(const Field& f, int64_t r) {
+  if (!f.present()) return std::optional<int64_t>();
+  LITHIFY_RETURN_NOT_OK(At(f.a, r));
+  const Cursor& c = C(f.a);
+  if (c.def(c.lvl) != c.max_def) return std::optional<int64_t>();
+  LITHIFY_RETURN_NOT_OK(c.CheckValue(c.val));
+  const auto& v = c.col->values;
+  if (v.type == PhysicalType::kInt32) return std::optional<int64_t>(v.value<int32_t>(c.val));
+  return std::optional<int64_t>(v.value<int64_t>(c.val));
+}
+
+Result<std::optional<bool>> Impl::Bool(const Field& f, int64_t r) {
+  if (!f.present()) return std::optional<bool>();
+  LITHIFY_RETURN_NOT_OK(At(f.a, r));
+  const Cursor& c = C(f.a);
+  if (c.def(c.lvl) != c.max_def) return std::optional<bool>();
+  LITHIFY_RETURN_NOT_OK(c.CheckValue(c.val));
+  return std::optional<bool>(c.col->values.fixed_at(c.val)[0] != 0);
+}
+
+Result<std::optional<PartitionMap>> Impl::Map(const Field& f, int64_t r) {
+  if (!f.present()) return std::optional<PartitionMap>();
+  LITHIFY_RETURN_NOT_OK(At(f.a, r));
+  LITHIFY_RETURN_NOT_OK(At(f.b, r));
+  const Cursor& k = C(f.a);
+  const Cursor& v = C(f.b);
+  const auto& node = schema_.node(f.node);
+  const int16_t entry_def = schema_.node(node.repeated_node).max_def;
+  int16_t d0 = k.def(k.lvl);
+  if (d0 < node.max_def) return std::optional<PartitionMap>();
+  PartitionMap out;
+  if (d0 < entry_def) return std::optional<PartitionMap>(std::move(out));
+  const int64_t end = k.RowEnd();
+  if (v.RowEnd() - v.lvl != end - k.lvl) {
+    return Status::Corruption("map '{}': key and value columns disagree on the entries", f.name);
+  }
+  int64_t kv = k.val, vv = v.val;
+  for (int64_t i = 0; i < end - k.lvl; ++i) {
+    int16_t kd = k.def(k.lvl + i);
+    if (kd < entry_def) return Status::Corruption("map '{}': null entry in a repeated row", f.name);
+    if (kd != k.max_def) return Status::Corruption("map '{}' has an entry without a string key", f.name);
+    LITHIFY_RETURN_NOT_OK(k.CheckValue(kv));
+    std::string key(k.col->values.binary(kv++));
+    std::optional<std::string> value;
+    int16_t vd = v.def(v.lvl + i);
+    if (vd < entry_def) return Status::Corruption("map '{}': key and value columns disagree on the entries", f.name);
+    if (vd == v.max_def) {
+      LITHIFY_RETURN_NOT_OK(v.CheckValue(vv));
+      value.emplace(v.col->values.binary(vv++));
+    }
+    out.insert_or_assign(std::move(key), std::move(value));  // last wins, as in JSON
+  }
+  return std::optional<PartitionMap>(std::move(out));
+}
+
+Result<std::optional<std::vector<std::string>>> Impl::List(const Field& f, int64_t r) {
+  if (!f.present()) return std::optional<std::vector<std::string>>();
+  LITHIFY_RETURN_NOT_OK(At(f.a, r));
+  const Cursor& e = C(f.a);
+  const auto& node = schema_.node(f.node);
+  const int16_t entry_def = schema_.node(node.repeated_node).max_def;
+  int16_t d0 = e.def(e.lvl);
+  if (d0 < node.max_def) return std::optional<std::vector<std::string>>();
+  std::vector<std::string> out;
+  if (d0 < entry_def) return std::optional<std::vector<std::string>>(std::move(out));
+  const int64_t end = e.RowEnd();
+  int64_t ev = e.val;
+  for (int64_t l = e.lvl; l < end; ++l) {
+    int16_t d = e.def(l);
+    if (d < entry_def) return Status::Corruption("list '{}': null entry in a repeated row", f.name);
+    if (d != e.max_def) return Status::Corruption("field '{}' has a non-string element", f.name);
+    LITHIFY_RETURN_NOT_OK(e.CheckValue(ev));
+    out.emplace_back(e.col->values.binary(ev++));
+  }
+  return std::optional<std::vector<std::string>>(std::move(out));
+}
+
+Result<std::optional<DeletionVectorDescriptor>> Impl::Dv(const StructRef& s, const Field* f, int64_t r) {
+  LITHIFY_ASSIGN_OR_RETURN(bool present, StructPresent(s, r));
+  if (!present) return std::optional<DeletionVectorDescriptor>();
+  DeletionVectorDescriptor dv;
+  LITHIFY_ASSIGN_OR_RETURN(std::string st, ReqString(f[0], r));
+  if (st.size() != 1) return Status::Corruption("deletionVector.storageType '{}' is not one character", st);
+  dv.storage_type = st[0];
+  LITHIFY_ASSIGN_OR_RETURN(dv.path_or_inline_dv, ReqString(f[1], r));
+  LITHIFY_ASSIGN_OR_RETURN(auto offset, Int(f[2], r));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t size, ReqInt(f[3], r));
+  LITHIFY_ASSIGN_OR_RETURN(dv.cardinality, ReqInt(f[4], r));
+  LITHIFY_ASSIGN_OR_RETURN(dv.max_row_index, Int(f[5], r));
+  auto fits_int32 = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+  if (!fits_int32(size) || (offset && !fits_int32(*offset))) {
+    return Status::Corruption("deletionVector offset/sizeInBytes out of the 32-bit range");
+  }
+  dv.size_in_bytes = static_cast<int32_t>(size);
+  if (offset) dv.offset = static_cast<int32_t>(*offset);
+  LITHIFY_RETURN_NOT_OK(ValidateDescriptor(dv));
+  return std::optional<DeletionVectorDescriptor>(std::move(dv));
+}
+
+Result<AddFile> Impl::Add(int64_t r) {
+  AddFile a;
+  LITHIFY_ASSIGN_OR_RETURN(a.path, ReqString(a_path_, r));
+  LITHIFY_ASSIGN_OR_RETURN(auto pv, Map(a_pv_, r));
+  if (pv) a.partition_values = std::move(*pv);
+  LITHIFY_ASSIGN_OR_RETURN(a.size, ReqInt(a_size_, r));
+  LITHIFY_ASSIGN_OR_RETURN(auto mtime, Int(a_mtime_, r));
+  a.modification_time = mtime.value_or(0);
+  LITHIFY_ASSIGN_OR_RETURN(auto dc, Bool(a_dc_, r));
+  a.data_change = dc.value_or(true);
+  LITHIFY_ASSIGN_OR_RETURN(a.stats, OptString(a_stats_, r));
+  if (stats_parsed_node_ >= 0 && stats_parsed_valid_[r]) a.stats_parsed = std::move(stats_parsed_json_[r]);
+  LITHIFY_ASSIGN_OR_RETURN(a.tags, MapNoNulls(a_tags_, r));
+  LITHIFY_ASSIGN_OR_RETURN(a.deletion_vector, Dv(a_dv_, a_dv_f_, r));
+  LITHIFY_ASSIGN_OR_RETURN(a.base_row_id, Int(a_brid_, r));
+  LITHIFY_ASSIGN_OR_RETURN(a.default_row_commit_version, Int(a_drcv_, r));
+  LITHIFY_ASSIGN_OR_RETURN(a.clustering_provider, OptString(a_cp_, r));
+  if (a.size < 0) return Status::Corruption("add.size {} is negative", a.size);
+  return a;
+}
+
+Result<RemoveFile> Impl::Remove(int64_t r) {
+  RemoveFile x;
+  LITHIFY_ASSIGN_OR_RETURN(x.path, ReqString(r_path_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.deletion_timestamp, Int(r_dts_, r));
+  LITHIFY_ASSIGN_OR_RETURN(auto dc, Bool(r_dc_, r));
+  x.data_change = dc.value_or(true);
+  LITHIFY_ASSIGN_OR_RETURN(x.extended_file_metadata, Bool(r_efm_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.partition_values, Map(r_pv_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.size, Int(r_size_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.stats, OptString(r_stats_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.tags, MapNoNulls(r_tags_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.deletion_vector, Dv(r_dv_, r_dv_f_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.base_row_id, Int(r_brid_, r));
+  LITHIFY_ASSIGN_OR_RETURN(x.default_row_commit_version, Int(r_drcv_, r));
+  return x;
+}
+
+Result<Metadata> Impl::Meta(int64_t r) {
+  Metadata m;
+  LITHIFY_ASSIGN_OR_RETURN(m.id, ReqString(m_id_, r));
+  LITHIFY_ASSIGN_OR_RETURN(m.name, OptString(m_name_, r));
+  LITHIFY_ASSIGN_OR_RETURN(m.description, OptString(m_desc_, r));
+  LITHIFY_ASSIGN_OR_RETURN(bool has_format, StructPresent(m_format_, r));
+  if (has_format) {
+    LITHIFY_ASSIGN_OR_RETURN(auto provider, OptString(m_provider_, r));
+    if (provider) m.format.provider = std::move(*provider);
+    LITHIFY_ASSIGN_OR_RETURN(m.format.options, MapNoNulls(m_options_, r));
+  }
+  LITHIFY_ASSIGN_OR_RETURN(auto schema, OptString(m_schema_, r));
+  m.schema_string = schema.value_or("");
+  LITHIFY_ASSIGN_OR_RETURN(auto pcols, List(m_pcols_, r));
+  if (pcols) m.partition_columns = std::move(*pcols);
+  LITHIFY_ASSIGN_OR_RETURN(m.created_time, Int(m_created_, r));
+  LITHIFY_ASSIGN_OR_RETURN(m.configuration, MapNoNulls(m_conf_, r));
+  return m;
+}
+
+Result<Protocol> Impl::Proto(int64_t r) {
+  Protocol p;
+  auto req32 = [&](const Field& f) -> Result<int32_t> {
+    LITHIFY_ASSIGN_OR_RETURN(int64_t v, ReqInt(f, r));
+    if (v < INT32_MIN || v > INT32_MAX) return Status::Corruption("field '{}' out of range", f.name);
+    return static_cast<int32_t>(v);
+  };
+  LITHIFY_ASSIGN_OR_RETURN(p.min_reader_version, req32(p_minr_));
+  LITHIFY_ASSIGN_OR_RETURN(p.min_writer_version, req32(p_minw_));
+  LITHIFY_ASSIGN_OR_RETURN(p.reader_features, List(p_rf_, r));
+  LITHIFY_ASSIGN_OR_RETURN(p.writer_features, List(p_wf_, r));
+  return p;
+}
+
+Result<Txn> Impl::TxnAt(int64_t r) {
+  Txn t;
+  LITHIFY_ASSIGN_OR_RETURN(t.app_id, ReqString(t_app_, r));
+  LITHIFY_ASSIGN_OR_RETURN(t.version, ReqInt(t_ver_, r));
+  LITHIFY_ASSIGN_OR_RETURN(t.last_updated, Int(t_lu_, r));
+  return t;
+}
+
+Result<DomainMetadata> Impl::Domain(int64_t r) {
+  DomainMetadata d;
+  LITHIFY_ASSIGN_OR_RETURN(d.domain, ReqString(d_domain_, r));
+  LITHIFY_ASSIGN_OR_RETURN(auto conf, OptString(d_conf_, r));
+  d.configuration = conf.value_or("");
+  LITHIFY_ASSIGN_OR_RETURN(auto removed, Bool(d_removed_, r));
+  d.removed = removed.value_or(false);
+  return d;
+}
+
+Result<CheckpointMetadata> Impl::CkptMeta(int64_t r) {
+  CheckpointMetadata c;
+  LITHIFY_ASSIGN_OR_RETURN(c.version, ReqInt(c_ver_, r));
+  LITHIFY_ASSIGN_OR_RETURN(c.tags, MapNoNulls(c_tags_, r));
+  return c;
+}
+
+Result<Sidecar> Impl::SidecarAt(int64_t r) {
+  Sidecar s;
+  LITHIFY_ASSIGN_OR_RETURN(s.path, ReqString(s_path_, r));
+  LITHIFY_ASSIGN_OR_RETURN(s.size_in_bytes, ReqInt(s_size_, r));
+  LITHIFY_ASSIGN_OR_RETURN(auto mtime, Int(s_mtime_, r));
+  s.modification_time = mtime.value_or(0);
+  LITHIFY_ASSIGN_OR_RETURN(s.tags, MapNoNulls(s_tags_, r));
+  return s;
+}
+
+// Renders add.stats_parsed of every row through the canonical JSON of a batch holding
+// only its leaves ({"add":{"stats_parsed":...}} per row) and keeps the struct's text,
+// normalized by the same JSON library as the rendering path.
+Status Impl::RenderStatsParsed(RowBatch* batch) {
+  RowBatch sub;
+  sub.num_rows = batch->num_rows;
+  sub.first_row_index = batch->first_row_index;
+  for (size_t i = first_stats_parsed_column_; i < batch->columns.size(); ++i) {
+    sub.columns.push_back(std::move(batch->columns[i]));
+  }
+  batch->columns.resize(first_stats_parsed_column_);
+  std::string rendered;
+  LITHIFY_RETURN_NOT_OK(parquet::RenderRows(schema_, {action_[kAdd].node}, sub,
+                                            parquet::RowFormat::kJsonLines, -1, &rendered));
+  stats_parsed_json_.assign(batch->num_rows, std::string());
+  stats_parsed_valid_.assign(batch->num_rows, false);
+  size_t pos = 0;
+  for (int64_t r = 0; r < batch->num_rows && pos < rendered.size(); ++r) {
+    size_t end = rendered.find('\n', pos);
+    if (end == std::string::npos) end = rendered.size();
+    std::string_view line(rendered.data() + pos, end - pos);
+    pos = end + 1;
+    LITHIFY_ASSIGN_OR_RETURN_CTX(json::Json j, json::Parse(line), "row {}", batch->first_row_index + r);
+    const json::Json* add = json::Field(j, "add");
+    const json::Json* sp = add ? json::Field(*add, "stats_parsed") : nullptr;
+    if (sp == nullptr) continue;
+    if (!sp->is_object()) return Status::Corruption("row {}: field 'stats_parsed' is not a struct", batch->first_row_index + r);
+    stats_parsed_json_[r] = json::Dump(*sp);
+    stats_parsed_valid_[r] = true;
+  }
+  return Status::OK();
+}
+
+template <typename T>
+Status Emit(Result<T> r, const char* kind, int64_t row, const std::string& file,
+            const CheckpointExtractor::Sink& sink) {
+  if (!r.ok()) return r.status().WithContextF("'{}' action", kind).WithContextF("{} row {}", file, row);
+  return sink(Action(std::move(r).value()));
+}
+
+Status Impl::Extract(RowBatch* batch, const std::string& file, const Sink& sink) {
+  if (batch->columns.size() != leaves_.size()) {
+    return Status::Corruption("{}: batch has {} columns, expected {}", file, batch->columns.size(), leaves_.size());
+  }
+  if (stats_parsed_node_ >= 0) {
+    LITHIFY_RETURN_NOT_OK_CTX(RenderStatsParsed(batch), "{}", file);
+  }
+  for (size_t i = 0; i < cursors_.size(); ++i) cursors_[i].Reset(&batch->columns[i]);
+  const int64_t base = batch->first_row_index;
+  for (int64_t r = 0; r < batch->num_rows; ++r) {
+    int kind = -1;
+    for (int k = 0; k < kNumKinds; ++k) {
+      auto present = StructPresent(action_[k], r);
+      if (!present.ok()) return present.status().WithContextF("{} row {}", file, base + r);
+      if (*present) {
+        kind = k;
+        break;
+      }
+    }
+    Status st;
+    switch (kind) {
+      case kAdd: st = Emit(Add(r), "add", base + r, file, sink); break;
+      case kRemove: st = Emit(Remove(r), "remove", base + r, file, sink); break;
+      case kMetaData: st = Emit(Meta(r), "metaData", base + r, file, sink); break;
+      case kProtocol: st = Emit(Proto(r), "protocol", base + r, file, sink); break;
+      case kTxn: st = Emit(TxnAt(r), "txn", base + r, file, sink); break;
+      case kDomainMetadata: st = Emit(Domain(r), "domainMetadata", base + r, file, sink); break;
+      case kCheckpointMetadata: st = Emit(CkptMeta(r), "checkpointMetadata", base + r, file, sink); break;
+      case kSidecar: st = Emit(SidecarAt(r), "sidecar", base + r, file, sink); break;
+      default: break;  // no action in this row (e.g. only commitInfo/cdc columns)
+    }
+    LITHIFY_RETURN_NOT_OK(st);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+std::unique_ptr<CheckpointExtractor> CheckpointExtractor::Make(const Schema& schema, bool read_stats) {
+  auto impl = std::make_unique<Impl>(schema, read_stats);
+  if (!impl->Bind()) return nullptr;
+  return impl;
+}
+
+}  // namespace lithify::delta

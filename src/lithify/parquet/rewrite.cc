@@ -1,0 +1,321 @@
+#include "lithify/parquet/rewrite.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "lithify/base/macros.h"
+
+namespace lithify::parquet {
+namespace {
+
+// "a.b.c" of schema node n.
+std::string NodePath(const Schema& s, int n) {
+  std::string path;
+  for (; n > 0; n = s.node(n).parent) {
+    path = path.empty() ? s.node(n).name : s.node(n).name + "." + path;
+  }
+  return path;
+}
+
+// "optional INT64 TIMESTAMP_MICROS id=3"-like summary of one schema element, enough to
+// see why two columns differ.
+std::string Describe(const SchemaElement& e) {
+  std::string d = e.repetition_type ? RepetitionName(*e.repetition_type) : "";
+  d += " ";
+  d += e.type ? PhysicalTypeName(*e.type)
+              : fmt::format("group({} fields)", e.num_children.value_or(0));
+  if (e.type_length) d += fmt::format("({})", *e.type_length);
+  if (e.converted_type) d += fmt::format(" {}", ConvertedTypeName(*e.converted_type));
+  if (e.logical_type.kind != LogicalType::Kind::kNone) {
+    d += fmt::format(" logical#{}", static_cast<int>(e.logical_type.kind));
+  }
+  if (e.precision || e.scale) {
+    d += fmt::format(" ({},{})", e.precision.value_or(0), e.scale.value_or(0));
+  }
+  if (e.field_id) d += fmt::format(" id={}", *e.field_id);
+  return d;
+}
+
+bool SameElement(const SchemaElement& a, const SchemaElement& b) {
+  return a.name == b.name && a.type == b.type && a.type_length == b.type_length &&
+         a.repetition_type == b.repetition_type && a.num_children == b.num_children &&
+         a.converted_type == b.converted_type && a.scale == b.scale &&
+         a.precision == b.precision && a.field_id == b.field_id &&
+         a.logical_type == b.logical_type;
+}
+
+// Pairs present with the same value in every input, in the first input's order.
+std::vector<KeyValue> CommonKeyValues(const std::vector<std::vector<KeyValue>>& all) {
+  std::vector<KeyValue> out;
+  if (all.empty()) return out;
+  for (const KeyValue& kv : all[0]) {
+    bool everywhere = true;
+    for (size_t i = 1; i < all.size() && everywhere; ++i) {
+      everywhere = std::find(all[i].begin(), all[i].end(), kv) != all[i].end();
+    }
+    if (everywhere) out.push_back(kv);
+  }
+  return out;
+}
+
+// One input row group placed in the output.
+struct Part {
+  int input = 0;
+  int rg = 0;
+  int64_t num_rows = 0;
+  int64_t first_row = 0;  // file row index of its first row
+};
+
+struct Group {
+  std::vector<Part> parts;
+};
+
+Result<std::unique_ptr<FileReader>> OpenInput(io::FileSystem* fs, const std::string& path,
+                                              const ReadOptions& ropts, int64_t* size) {
+  LITHIFY_ASSIGN_OR_RETURN_CTX(auto file, fs->OpenForRead(path), "{}", path);
+  if (size != nullptr) *size = static_cast<int64_t>(file->size());
+  return FileReader::Open(std::move(file), ropts);
+}
+
+int64_t RowGroupCompressedBytes(const RowGroup& rg) {
+  if (rg.total_compressed_size && *rg.total_compressed_size > 0) return *rg.total_compressed_size;
+  int64_t total = 0;
+  for (const ColumnChunk& c : rg.columns) {
+    if (c.meta_data) total += c.meta_data->total_compressed_size;
+  }
+  return total;
+}
+
+// Writes the planned groups. Separate from RewriteFiles so that every early return
+// leaves `writer` to be abandoned by the caller.
+class Rewriter {
+ public:
+  Rewriter(io::FileSystem* fs, const std::vector<std::string>& inputs,
+           const RewriteOptions& options, FileWriter* writer)
+      : fs_(fs), inputs_(inputs), options_(options), writer_(writer) {}
+
+  Status WriteGroup(const Group& g, RewriteProgress* progress, int64_t* rows_written) {
+    // Masks first: the row group's row count must be known before its first column.
+    std::vector<std::optional<std::vector<bool>>> masks(g.parts.size());
+    int64_t rows = 0;
+    for (size_t k = 0; k < g.parts.size(); ++k) {
+      const Part& p = g.parts[k];
+      if (!options_.row_filter) {
+        rows += p.num_rows;
+        continue;
+      }
+      LITHIFY_ASSIGN_OR_RETURN_CTX(std::vector<bool> keep,
+                                   options_.row_filter(p.input, p.first_row, p.num_rows),
+                                   "{}: row group {}: row filter", inputs_[p.input], p.rg);
+      if (static_cast<int64_t>(keep.size()) != p.num_rows) {
+        return Status::InvalidArgument("{}: row group {}: the row filter returned {} flags for {} rows",
+                                       inputs_[p.input], p.rg, keep.size(), p.num_rows);
+      }
+      int64_t kept = std::count(keep.begin(), keep.end(), true);
+      rows += kept;
+      if (kept != p.num_rows) masks[k] = std::move(keep);
+    }
+    if (rows == 0) return Status::OK();
+
+    const int leaves = writer_->schema().num_leaves();
+    LITHIFY_RETURN_NOT_OK(writer_->BeginRowGroup(rows));
+    progress->columns_done = 0;
+    for (int c = 0; c < leaves; ++c) {
+      LITHIFY_RETURN_NOT_OK(writer_->BeginColumn(c));
+      for (size_t k = 0; k < g.parts.size(); ++k) {
+        const Part& p = g.parts[k];
+        if (masks[k] && std::none_of(masks[k]->begin(), masks[k]->end(), [](bool b) { return b; })) {
+          continue;  // nothing kept: do not even read it
+        }
+        std::unique_ptr<FileReader> transient;
+        LITHIFY_ASSIGN_OR_RETURN(FileReader * reader, Reader(p, &transient));
+        LITHIFY_RETURN_NOT_OK(CopyColumn(p, c, reader, masks[k] ? &*masks[k] : nullptr));
+      }
+      LITHIFY_RETURN_NOT_OK(writer_->EndColumn());
+      progress->columns_done = c + 1;
+      if (options_.progress) options_.progress(*progress);
+    }
+    LITHIFY_RETURN_NOT_OK(writer_->EndRowGroup());
+    // Readers are kept per output row group only: the next group mostly reads other files.
+    open_.clear();
+    *rows_written += rows;
+    return Status::OK();
+  }
+
+ private:
+  // The reader of p.input: cached while fewer than max_open_inputs are open, otherwise
+  // opened into *transient (closed by the caller after one column chunk).
+  Result<FileReader*> Reader(const Part& p, std::unique_ptr<FileReader>* transient) {
+    auto it = open_.find(p.input);
+    if (it != open_.end()) return it->second.get();
+    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<FileReader> r,
+                             OpenInput(fs_, inputs_[p.input], options_.reader, nullptr));
+    // The plan came from an earlier read of the footer; a file replaced in between must
+    // not be half-mixed into the output.
+    if (p.rg >= r->num_row_groups() || r->metadata().row_groups[p.rg].num_rows != p.num_rows) {
+      return Status::IOError("{}: changed during the rewrite (row group {} differs)",
+                             inputs_[p.input], p.rg);
+    }
+    FileReader* raw = r.get();
+    if (static_cast<int>(open_.size()) < std::max(1, options_.max_open_inputs)) {
+      open_.emplace(p.input, std::move(r));
+    } else {
+      *transient = std::move(r);
+    }
+    return raw;
+  }
+
+  // Streams leaf c of input row group p into the open output column, one batch of rows
+  // at a time (the stream owns its page buffers and frees them at the end, so an open
+  // FileReader holds only its footer).
+  Status CopyColumn(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask) {
+    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(p.rg, {c}, options_.batch_rows));
+    int64_t seen = 0;
+    for (;;) {
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch_));
+      if (!more) break;
+      const int64_t n = batch_.num_rows;
+      const int64_t offset = batch_.first_row_index - p.first_row;
+      if (batch_.columns.size() != 1 || offset != seen || n > p.num_rows - seen) {
+        return Status::Corruption("{}: row group {}: column '{}' does not hold the footer's {} rows",
+                                  inputs_[p.input], p.rg, writer_->schema().leaf(c).dotted_path,
+                                  p.num_rows);
+      }
+      seen += n;
+      if (mask != nullptr) {
+        keep_.assign(mask->begin() + offset, mask->begin() + offset + n);
+        FilterRows(&batch_, keep_);
+      }
+      if (batch_.num_rows == 0) continue;
+      LITHIFY_RETURN_NOT_OK_CTX(writer_->WriteColumn(batch_.columns[0], batch_.num_rows),
+                                "{}: row group {}", inputs_[p.input], p.rg);
+    }
+    if (seen != p.num_rows) {
+      return Status::Corruption("{}: row group {}: column '{}' holds {} rows, the footer says {}",
+                                inputs_[p.input], p.rg, writer_->schema().leaf(c).dotted_path,
+                                seen, p.num_rows);
+    }
+    return Status::OK();
+  }
+
+  io::FileSystem* fs_;
+  const std::vector<std::string>& inputs_;
+  const RewriteOptions& options_;
+  FileWriter* writer_;
+  std::map<int, std::unique_ptr<FileReader>> open_;
+  RowBatch batch_;              // reused across batches
+  std::vector<bool> keep_;      // the current batch's slice of a row filter mask
+};
+
+}  // namespace
+
+Status CompareSchemas(const Schema& first, const std::string& first_path, const Schema& s,
+                      const std::string& path) {
+  const size_t n = std::min(first.nodes().size(), s.nodes().size());
+  for (size_t i = 1; i < n; ++i) {
+    const auto& a = first.node(static_cast<int>(i)).element;
+    const auto& b = s.node(static_cast<int>(i)).element;
+    if (!SameElement(a, b)) {
+      return Status::InvalidArgument(
+          "{}: schema differs from {}: column '{}' is {} there but column '{}' is {} here", path,
+          first_path, NodePath(first, static_cast<int>(i)), Describe(a),
+          NodePath(s, static_cast<int>(i)), Describe(b));
+    }
+  }
+  if (first.nodes().size() != s.nodes().size()) {
+    const Schema& longer = first.nodes().size() > s.nodes().size() ? first : s;
+    return Status::InvalidArgument("{}: schema differs from {}: column '{}' exists only in {}",
+                                   path, first_path, NodePath(longer, static_cast<int>(n)),
+                                   &longer == &first ? first_path : path);
+  }
+  return Status::OK();
+}
+
+Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::string>& inputs,
+                                   const std::string& output, const RewriteOptions& options) {
+  if (inputs.empty()) return Status::InvalidArgument("rewrite: no input files");
+  if (options.batch_rows < 1) {
+    return Status::InvalidArgument("rewrite: batch_rows must be positive, got {}",
+                                   options.batch_rows);
+  }
+  for (const std::string& in : inputs) {
+    if (in == output) {
+      return Status::InvalidArgument("rewrite: the output '{}' is also an input", output);
+    }
+  }
+  RewriteResult result;
+  result.files = static_cast<int64_t>(inputs.size());
+
+  // Plan from the footers only, so a schema mismatch fails before anything is created.
+  Schema schema;
+  std::vector<std::vector<KeyValue>> kvs;
+  std::vector<Group> groups;
+  int64_t group_bytes = 0;
+  const int64_t target = std::max<int64_t>(options.writer.row_group_size_bytes, 1);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int64_t size = 0;
+    LITHIFY_ASSIGN_OR_RETURN(auto reader, OpenInput(fs, inputs[i], options.reader, &size));
+    result.bytes_in += size;
+    if (i == 0) {
+      schema = reader->schema();
+    } else {
+      LITHIFY_RETURN_NOT_OK(CompareSchemas(schema, inputs[0], reader->schema(), inputs[i]));
+    }
+    kvs.push_back(reader->metadata().key_value_metadata);
+    for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+      const RowGroup& md = reader->metadata().row_groups[rg];
+      if (md.num_rows <= 0) continue;
+      result.rows_in += md.num_rows;
+      const int64_t bytes = RowGroupCompressedBytes(md);
+      if (groups.empty() || (!groups.back().parts.empty() && group_bytes + bytes > target)) {
+        groups.emplace_back();
+        group_bytes = 0;
+      }
+      groups.back().parts.push_back(
+          {static_cast<int>(i), rg, md.num_rows, reader->RowGroupFirstRow(rg)});
+      group_bytes += bytes;
+    }
+  }
+
+  WriterOptions wopts = options.writer;
+  for (const KeyValue& kv : CommonKeyValues(kvs)) {
+    bool present = std::any_of(wopts.key_value_metadata.begin(), wopts.key_value_metadata.end(),
+                               [&](const KeyValue& x) { return x.key == kv.key; });
+    if (!present) wopts.key_value_metadata.push_back(kv);
+  }
+
+  LITHIFY_ASSIGN_OR_RETURN_CTX(auto stream, fs->Create(output), "{}", output);
+  LITHIFY_ASSIGN_OR_RETURN_CTX(auto writer, FileWriter::Open(std::move(stream), schema, wopts),
+                               "{}", output);
+  // Every failure below returns early; the writer's destructor aborts the stream, but
+  // abandon explicitly so that the contract does not hang on that detail.
+  struct AbandonOnExit {
+    FileWriter* w;
+    bool armed = true;
+    ~AbandonOnExit() {
+      if (armed) w->Abandon();
+    }
+  } guard{writer.get()};
+
+  Rewriter rewriter(fs, inputs, options, writer.get());
+  RewriteProgress progress;
+  progress.row_groups_total = static_cast<int>(groups.size());
+  progress.columns_total = schema.num_leaves();
+  for (const Group& g : groups) {
+    LITHIFY_RETURN_NOT_OK(rewriter.WriteGroup(g, &progress, &progress.rows_written));
+    ++progress.row_groups_done;
+    progress.columns_done = 0;
+    if (options.progress) options.progress(progress);
+  }
+  LITHIFY_ASSIGN_OR_RETURN_CTX(FileMetaData md, writer->Close(), "{}", output);
+  guard.armed = false;
+  result.rows = md.num_rows;
+  result.row_groups = static_cast<int64_t>(md.row_groups.size());
+  result.bytes_out = writer->EstimatedFileSize();
+  return result;
+}
+
+}  // namespace lithify::parquet

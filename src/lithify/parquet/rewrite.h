@@ -1,0 +1,96 @@
+// RewriteFiles: concatenates Parquet files with one schema into a new file, column by
+// column, with memory bounded by about one column chunk (the compaction inner loop).
+//
+// Output row groups are planned up front from the inputs' footers at input-row-group
+// granularity: consecutive input row groups are packed into one output row group while
+// the sum of their compressed sizes stays within writer.row_group_size_bytes (an input
+// row group is never split; one larger than the target forms its own output row group).
+// Each output row group is then written column by column (FileWriter's column-at-a-time
+// API): for leaf c, leaf c of every input row group of the group is streamed
+// (FileReader::OpenRowGroup(rg, {c}): just that column chunk, in batches of whole rows),
+// optionally filtered, and encoded with pages appended straight to the output. Every
+// input column chunk is read and decoded exactly once.
+//
+// Memory bound: one input batch of one column (batch_rows rows, at most
+// reader.max_batch_bytes decoded) plus that column's page/dictionary buffers in the
+// input stream + one output page + the output chunk's dictionary and, while the output
+// chunk is still dictionary-encoded, its compressed dictionary-encoded pages
+// (column_writer.h) + the footers of at most `max_open_inputs` open inputs + one bit per
+// row of the current output row group when a row filter is set. It does not grow with
+// row_group_size_bytes for columns that fall back to PLAIN or never use a dictionary.
+//
+// Errors: InvalidArgument for no inputs, the output among the inputs, or inputs whose
+// schemas differ (naming the first mismatching file and column); errors of reading
+// carry the input path. The output is created with fs->Create and becomes visible only
+// if everything succeeded; on any failure it is aborted and nothing is left behind.
+//
+// Thread-safety: RewriteFiles is reentrant; one call uses one thread. Callbacks are
+// invoked on the calling thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/parquet/file_reader.h"
+#include "lithify/parquet/file_writer.h"
+
+namespace lithify::parquet {
+
+// Rows of one input row group to keep: called once per input row group that has rows,
+// with the input's index in `inputs`, the file row index of the row group's first row
+// (FileReader::RowGroupFirstRow, the numbering deletion vectors use) and its row count.
+// Must return exactly num_rows flags (InvalidArgument otherwise); an error aborts the
+// rewrite.
+using RowFilter =
+    std::function<Result<std::vector<bool>>(int input, int64_t first_row, int64_t num_rows)>;
+
+struct RewriteProgress {
+  int row_groups_done = 0;    // output row groups finished
+  int row_groups_total = 0;   // planned output row groups (some may end up empty)
+  int columns_done = 0;       // leaves finished in the current output row group
+  int columns_total = 0;      // leaves of the schema
+  int64_t rows_written = 0;   // rows in finished output row groups
+};
+
+struct RewriteOptions {
+  // Output encoding. key_value_metadata: these pairs, then every pair that all inputs
+  // carry with the same value (schema-derived entries such as ARROW:schema stay valid
+  // because the schema is unchanged) whose key is not already present.
+  WriterOptions writer;
+  ReadOptions reader;
+  // Optional: rows to keep per input row group (deletion vectors plug in here). When
+  // set, the masks of an output row group are computed before it is written, so its row
+  // count is exact; an output row group whose rows are all dropped is not written.
+  RowFilter row_filter;
+  // Optional: called after every finished column and row group.
+  std::function<void(const RewriteProgress&)> progress;
+  // Inputs of one output row group kept open at once (each holds a file handle and its
+  // footer). Inputs past this are reopened per column (a footer read each).
+  int max_open_inputs = 256;
+  // Rows per input batch (>= 1).
+  int64_t batch_rows = FileReader::kDefaultBatchRows;
+};
+
+struct RewriteResult {
+  int64_t files = 0;         // inputs
+  int64_t rows_in = 0;       // rows in the inputs
+  int64_t rows = 0;          // rows written
+  int64_t row_groups = 0;    // output row groups
+  int64_t bytes_in = 0;      // sum of the input file sizes
+  int64_t bytes_out = 0;     // output file size
+};
+
+Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::string>& inputs,
+                                   const std::string& output, const RewriteOptions& options = {});
+
+// InvalidArgument "<path>: schema differs from <first_path>: column 'a.b' is ... there
+// but ... here" when `s` differs from `first` (names, types, repetition, annotations and
+// field ids; the root's name may differ); OK otherwise.
+Status CompareSchemas(const Schema& first, const std::string& first_path, const Schema& s,
+                      const std::string& path);
+
+}  // namespace lithify::parquet

@@ -1,0 +1,727 @@
+#include "lithify/parquet/rewrite.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lithify/io/fault_injection.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/parquet/file_reader.h"
+#include "lithify/parquet/file_writer.h"
+#include "lithify/parquet/row_builder.h"
+#include "lithify/parquet/schema_builder.h"
+
+namespace lithify::parquet {
+namespace {
+
+using F = FieldSpec;
+using V = Value;
+namespace stdfs = std::filesystem;
+
+const stdfs::path kCorpus = stdfs::path(LITHIFY_SOURCE_DIR) / ".." / "shared" / "corpus";
+
+Schema MustBuild(const std::vector<FieldSpec>& fields) {
+  auto s = BuildSchema(fields);
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return std::move(s).value();
+}
+
+// One leaf column flattened over row groups.
+struct Flat {
+  std::vector<int16_t> def, rep;
+  std::vector<std::string> values;
+  bool operator==(const Flat&) const = default;
+};
+
+void AppendFlat(const ColumnData& c, Flat* f) {
+  f->def.insert(f->def.end(), c.def_levels.begin(), c.def_levels.end());
+  f->rep.insert(f->rep.end(), c.rep_levels.begin(), c.rep_levels.end());
+  for (int64_t i = 0; i < c.values.count; ++i) {
+    if (c.values.is_byte_array()) {
+      f->values.emplace_back(c.values.binary(i));
+    } else {
+      f->values.emplace_back(reinterpret_cast<const char*>(c.values.fixed_at(i)),
+                             c.values.width());
+    }
+  }
+}
+
+// Every leaf of every file, row groups and files concatenated in order; `keep` (if set)
+// filters rows of each row group as RewriteFiles' row filter would.
+struct Contents {
+  int64_t rows = 0;
+  std::vector<Flat> columns;
+};
+
+Contents ReadContents(io::FileSystem* fs, const std::vector<std::string>& files,
+                      const RowFilter& keep = nullptr) {
+  Contents out;
+  for (size_t i = 0; i < files.size(); ++i) {
+    auto r = FileReader::Open(fs, files[i]);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (!r.ok()) return out;
+    out.columns.resize(static_cast<size_t>((*r)->schema().num_leaves()));
+    for (int rg = 0; rg < (*r)->num_row_groups(); ++rg) {
+      auto b = (*r)->ReadRowGroup(rg, {});
+      EXPECT_TRUE(b.ok()) << b.status().ToString();
+      if (!b.ok()) return out;
+      if (keep && b->num_rows > 0) {
+        auto mask = keep(static_cast<int>(i), (*r)->RowGroupFirstRow(rg), b->num_rows);
+        EXPECT_TRUE(mask.ok());
+        FilterRows(&*b, *mask);
+      }
+      out.rows += b->num_rows;
+      for (size_t c = 0; c < b->columns.size(); ++c) AppendFlat(b->columns[c], &out.columns[c]);
+    }
+  }
+  return out;
+}
+
+void ExpectSameContents(const Contents& want, const Contents& got) {
+  EXPECT_EQ(want.rows, got.rows);
+  ASSERT_EQ(want.columns.size(), got.columns.size());
+  for (size_t c = 0; c < want.columns.size(); ++c) {
+    EXPECT_EQ(want.columns[c].def, got.columns[c].def) << "column " << c;
+    EXPECT_EQ(want.columns[c].rep, got.columns[c].rep) << "column " << c;
+    EXPECT_TRUE(want.columns[c].values == got.columns[c].values) << "column " << c;
+  }
+}
+
+// Chunks must be contiguous and their sizes exact: each chunk starts where the previous
+// one ended (only true if total_compressed_size counts every page written), the
+// dictionary page precedes the data pages.
+void ExpectChunkLayout(const FileMetaData& md) {
+  int64_t expected_start = 4;  // after "PAR1"
+  for (const RowGroup& rg : md.row_groups) {
+    for (const ColumnChunk& cc : rg.columns) {
+      const ColumnMetaData& m = *cc.meta_data;
+      int64_t start = m.dictionary_page_offset ? *m.dictionary_page_offset : m.data_page_offset;
+      EXPECT_EQ(start, expected_start);
+      if (m.dictionary_page_offset) {
+        EXPECT_LT(*m.dictionary_page_offset, m.data_page_offset);
+      }
+      expected_start = start + m.total_compressed_size;
+    }
+  }
+}
+
+class RewriteTest : public ::testing::Test {
+ protected:
+  void WriteInput(const std::string& path, const Schema& schema,
+                  const std::vector<std::vector<Value>>& rows, WriterOptions opts = {},
+                  int64_t rows_per_group = 0) {
+    auto out = fs_->Create(path);
+    ASSERT_TRUE(out.ok());
+    auto w = FileWriter::Open(std::move(out).value(), schema, opts);
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+    RowBatchBuilder b(schema);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      ASSERT_TRUE(b.Append(rows[i]).ok());
+      if (rows_per_group > 0 && b.num_rows() == rows_per_group) {
+        RowBatch batch = b.Finish();
+        ASSERT_TRUE((*w)->WriteBatch(batch).ok());
+        ASSERT_TRUE((*w)->FlushRowGroup().ok());
+      }
+    }
+    RowBatch batch = b.Finish();
+    ASSERT_TRUE((*w)->WriteBatch(batch).ok());
+    auto md = (*w)->Close();
+    ASSERT_TRUE(md.ok()) << md.status().ToString();
+  }
+
+  FileMetaData Footer(const std::string& path) {
+    auto r = FileReader::Open(fs_.get(), path);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? (*r)->metadata() : FileMetaData{};
+  }
+
+  void CopyCorpusFile(const std::string& rel, const std::string& to) {
+    std::ifstream in(kCorpus / rel, std::ios::binary);
+    ASSERT_TRUE(in) << (kCorpus / rel);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    ASSERT_TRUE(fs_->WriteFile(to, AsBytes(ss.str())).ok());
+  }
+
+  std::unique_ptr<io::FileSystem> fs_ = io::NewMemoryFileSystem();
+};
+
+Schema FlatSchema() {
+  return MustBuild({F::Long("id", false), F::Double("amount"), F::String("name"),
+                    F::Timestamp("ts"), F::Boolean("flag")});
+}
+
+std::vector<std::vector<Value>> FlatRows(int n, int seed) {
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < n; ++i) {
+    int64_t id = int64_t{seed} * 100000 + i;
+    rows.push_back({V::Int(id), i % 7 == 0 ? V::Null() : V::Double(i * 0.5 - seed),
+                    i % 5 == 0 ? V::Null() : V::String("n" + std::to_string((i * 31 + seed) % 97)),
+                    V::Int(1700000000000000 + id * 1000), V::Bool(i % 3 == 0)});
+  }
+  return rows;
+}
+
+Schema NestedSchema() {
+  return MustBuild(
+      {F::Int("id", false), F::List("tags", F::String("element")),
+       F::Struct("s", {F::Double("a"), F::List("inner", F::List("element", F::Long("element")))}),
+       F::Map("m", F::String("key"), F::Struct("value", {F::Int("x", false), F::Binary("y")}))});
+}
+
+std::vector<std::vector<Value>> NestedRows(int n, int seed) {
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < n; ++i) {
+    std::vector<Value> tags;
+    for (int j = 0; j < (i + seed) % 4; ++j) {
+      tags.push_back(j == 2 ? V::Null() : V::String("t" + std::to_string(i * j + seed)));
+    }
+    std::vector<Value> inner;
+    for (int j = 0; j < i % 3; ++j) {
+      inner.push_back(j == 1 ? V::Null() : V::List({V::Int(i), V::Null(), V::Int(-j - seed)}));
+    }
+    std::vector<std::pair<Value, Value>> m;
+    for (int j = 0; j < i % 3; ++j) {
+      m.emplace_back(V::String("k" + std::to_string(j)),
+                     j == 1 ? V::Null() : V::Struct({V::Int(j), V::Bytes(std::string(j, 'y'))}));
+    }
+    rows.push_back({V::Int(seed * 10000 + i), i % 10 == 0 ? V::Null() : V::List(std::move(tags)),
+                    i % 11 == 0 ? V::Null() : V::Struct({V::Double(i), V::List(std::move(inner))}),
+                    i % 9 == 0 ? V::Null() : V::Map(std::move(m))});
+  }
+  return rows;
+}
+
+TEST_F(RewriteTest, FlatInputsConcatenateExactly) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"in/a.parquet", "in/b.parquet", "in/c.parquet"};
+  WriteInput(inputs[0], s, FlatRows(1000, 1));
+  WriteInput(inputs[1], s, FlatRows(2500, 2), {}, /*rows_per_group=*/700);
+  WriterOptions snappy;
+  snappy.codec = CompressionCodec::kSnappy;
+  WriteInput(inputs[2], s, FlatRows(10, 3), snappy);
+  RewriteOptions opts;
+  opts.writer.page_size_bytes = 1024;  // many pages per chunk
+  auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->files, 3);
+  EXPECT_EQ(res->rows, 3510);
+  EXPECT_EQ(res->rows_in, 3510);
+  EXPECT_EQ(res->row_groups, 1);
+  int64_t in_bytes = 0;
+  for (auto& f : inputs) in_bytes += static_cast<int64_t>(fs_->Head(f)->size);
+  EXPECT_EQ(res->bytes_in, in_bytes);
+  EXPECT_EQ(res->bytes_out, static_cast<int64_t>(fs_->Head("out.parquet")->size));
+  ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"out.parquet"}));
+  FileMetaData md = Footer("out.parquet");
+  ExpectChunkLayout(md);
+  EXPECT_EQ(md.num_rows, 3510);
+}
+
+TEST_F(RewriteTest, NestedInputsConcatenateExactly) {
+  Schema s = NestedSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriteInput(inputs[0], s, NestedRows(1200, 1), {}, 500);
+  WriteInput(inputs[1], s, NestedRows(800, 2));
+  RewriteOptions opts;
+  opts.writer.page_size_bytes = 512;
+  opts.writer.codec = CompressionCodec::kGzip;
+  opts.batch_rows = 33;
+  auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->rows, 2000);
+  ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"out.parquet"}));
+  FileMetaData md = Footer("out.parquet");
+  ExpectChunkLayout(md);
+  for (const ColumnChunk& cc : md.row_groups[0].columns) {
+    EXPECT_EQ(cc.meta_data->codec, CompressionCodec::kGzip);
+  }
+}
+
+TEST_F(RewriteTest, CorpusFilesConcatenate) {
+  for (const char* name : {"alltypes_plain.parquet", "nested_lists.snappy.parquet"}) {
+    SCOPED_TRACE(name);
+    std::vector<std::string> inputs;
+    for (int i = 0; i < 3; ++i) {
+      inputs.push_back(std::string("corpus/") + std::to_string(i) + "-" + name);
+      CopyCorpusFile(std::string("parquet-testing/data/") + name, inputs.back());
+    }
+    auto res = RewriteFiles(fs_.get(), inputs, std::string("out-") + name);
+    ASSERT_TRUE(res.ok()) << res.status().ToString();
+    Contents want = ReadContents(fs_.get(), inputs);
+    EXPECT_GT(want.rows, 0);
+    EXPECT_EQ(res->rows, want.rows);
+    ExpectSameContents(want, ReadContents(fs_.get(), {std::string("out-") + name}));
+    // The schema is carried over unchanged (root name aside).
+    auto in = FileReader::Open(fs_.get(), inputs[0]);
+    auto out = FileReader::Open(fs_.get(), std::string("out-") + name);
+    ASSERT_TRUE(in.ok() && out.ok());
+    EXPECT_TRUE(CompareSchemas((*in)->schema(), "in", (*out)->schema(), "out").ok());
+  }
+}
+
+TEST_F(RewriteTest, RowGroupsArePlannedAtInputRowGroupGranularity) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriteInput(inputs[0], s, FlatRows(3000, 1), {}, 400);  // 8 row groups
+  WriteInput(inputs[1], s, FlatRows(1000, 2), {}, 300);  // 4 row groups
+  std::vector<int64_t> in_rows, in_bytes;
+  for (auto& f : inputs) {
+    for (const RowGroup& rg : Footer(f).row_groups) {
+      in_rows.push_back(rg.num_rows);
+      in_bytes.push_back(*rg.total_compressed_size);
+    }
+  }
+  ASSERT_EQ(in_rows.size(), 12u);
+  // A target of about 2.5 input row groups: each output row group packs 2 of them.
+  RewriteOptions opts;
+  opts.writer.row_group_size_bytes = in_bytes[0] * 5 / 2;
+  auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  // Expected plan, computed the way the header states it.
+  std::vector<int64_t> want;
+  int64_t bytes = 0;
+  for (size_t i = 0; i < in_rows.size(); ++i) {
+    if (want.empty() || bytes + in_bytes[i] > opts.writer.row_group_size_bytes) {
+      want.push_back(0);
+      bytes = 0;
+    }
+    want.back() += in_rows[i];
+    bytes += in_bytes[i];
+  }
+  ASSERT_GT(want.size(), 3u);
+  FileMetaData md = Footer("out.parquet");
+  std::vector<int64_t> got;
+  for (const RowGroup& rg : md.row_groups) got.push_back(rg.num_rows);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(res->row_groups, static_cast<int64_t>(want.size()));
+  ExpectChunkLayout(md);
+  ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"out.parquet"}));
+
+  // A tiny target: every input row group becomes its own output row group, never split.
+  opts.writer.row_group_size_bytes = 1;
+  res = RewriteFiles(fs_.get(), inputs, "out1.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  got.clear();
+  for (const RowGroup& rg : Footer("out1.parquet").row_groups) got.push_back(rg.num_rows);
+  EXPECT_EQ(got, in_rows);
+}
+
+TEST_F(RewriteTest, EmptyInputs) {
+  Schema s = FlatSchema();
+  WriteInput("e1.parquet", s, {});
+  WriteInput("e2.parquet", s, {});
+  WriteInput("full.parquet", s, FlatRows(50, 4));
+  auto res = RewriteFiles(fs_.get(), {"e1.parquet", "full.parquet", "e2.parquet"}, "out.parquet");
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->rows, 50);
+  EXPECT_EQ(res->row_groups, 1);
+  ExpectSameContents(ReadContents(fs_.get(), {"full.parquet"}),
+                     ReadContents(fs_.get(), {"out.parquet"}));
+
+  res = RewriteFiles(fs_.get(), {"e1.parquet", "e2.parquet"}, "none.parquet");
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->rows, 0);
+  EXPECT_EQ(res->row_groups, 0);
+  FileMetaData md = Footer("none.parquet");
+  EXPECT_EQ(md.num_rows, 0);
+  EXPECT_TRUE(md.row_groups.empty());
+  auto r = FileReader::Open(fs_.get(), "none.parquet");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->schema().num_leaves(), s.num_leaves());
+
+  EXPECT_EQ(RewriteFiles(fs_.get(), {}, "x.parquet").status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(RewriteFiles(fs_.get(), {"full.parquet"}, "full.parquet").status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST_F(RewriteTest, RowFilterDropsEveryThirdRowOfNestedData) {
+  Schema s = NestedSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet", "c.parquet"};
+  WriteInput(inputs[0], s, NestedRows(1000, 1), {}, 333);
+  WriteInput(inputs[1], s, NestedRows(7, 2));
+  WriteInput(inputs[2], s, NestedRows(600, 3), {}, 250);
+  std::vector<std::pair<int, int64_t>> calls;
+  RowFilter drop_third = [&calls](int input, int64_t first_row,
+                                  int64_t num_rows) -> Result<std::vector<bool>> {
+    calls.emplace_back(input, first_row);
+    std::vector<bool> keep(static_cast<size_t>(num_rows));
+    for (int64_t r = 0; r < num_rows; ++r) keep[r] = (first_row + r) % 3 != 2;
+    return keep;
+  };
+  RewriteOptions opts;
+  opts.row_filter = drop_third;
+  opts.batch_rows = 7;  // masks are sliced per input batch
+  opts.writer.page_size_bytes = 700;
+  opts.writer.row_group_size_bytes = 1;  // one output row group per input row group
+  auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->rows_in, 1607);
+  int64_t want_rows = 0;
+  for (int64_t n : {1000, 7, 600}) {
+    for (int64_t r = 0; r < n; ++r) want_rows += r % 3 != 2;
+  }
+  EXPECT_EQ(res->rows, want_rows);
+  // Called once per input row group, with file row indexes.
+  std::vector<std::pair<int, int64_t>> want_calls = {{0, 0},   {0, 333}, {0, 666}, {0, 999},
+                                                     {1, 0},   {2, 0},   {2, 250}, {2, 500}};
+  EXPECT_EQ(calls, want_calls);
+  ExpectSameContents(ReadContents(fs_.get(), inputs, drop_third),
+                     ReadContents(fs_.get(), {"out.parquet"}));
+  FileMetaData md = Footer("out.parquet");
+  int64_t sum = 0;
+  for (const RowGroup& rg : md.row_groups) sum += rg.num_rows;
+  EXPECT_EQ(sum, want_rows);
+  ExpectChunkLayout(md);
+}
+
+TEST_F(RewriteTest, RowFilterDroppingEverythingAndBadMasks) {
+  Schema s = FlatSchema();
+  WriteInput("a.parquet", s, FlatRows(100, 1), {}, 40);
+  RewriteOptions opts;
+  opts.writer.row_group_size_bytes = 1;
+  // Drop all rows of the second row group only: that output row group is skipped.
+  opts.row_filter = [](int, int64_t first_row, int64_t n) -> Result<std::vector<bool>> {
+    return std::vector<bool>(static_cast<size_t>(n), first_row != 40);
+  };
+  auto res = RewriteFiles(fs_.get(), {"a.parquet"}, "out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->rows, 60);
+  EXPECT_EQ(res->row_groups, 2);
+  ExpectSameContents(ReadContents(fs_.get(), {"a.parquet"}, opts.row_filter),
+                     ReadContents(fs_.get(), {"out.parquet"}));
+
+  opts.row_filter = [](int, int64_t, int64_t n) -> Result<std::vector<bool>> {
+    return std::vector<bool>(static_cast<size_t>(n + 1), true);
+  };
+  EXPECT_EQ(RewriteFiles(fs_.get(), {"a.parquet"}, "bad.parquet", opts).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_FALSE(fs_->Head("bad.parquet").ok());
+  opts.row_filter = [](int, int64_t, int64_t) -> Result<std::vector<bool>> {
+    return Status::IOError("deletion vector unreadable");
+  };
+  auto err = RewriteFiles(fs_.get(), {"a.parquet"}, "bad.parquet", opts);
+  EXPECT_EQ(err.status().code(), StatusCode::kIOError);
+  EXPECT_NE(err.status().ToString().find("deletion vector unreadable"), std::string::npos);
+  EXPECT_FALSE(fs_->Head("bad.parquet").ok());
+}
+
+TEST_F(RewriteTest, SchemaMismatchNamesFileAndColumn) {
+  WriteInput("a.parquet", FlatSchema(), FlatRows(10, 1));
+  WriteInput("b.parquet", FlatSchema(), FlatRows(10, 2));
+  Schema other = MustBuild({F::Long("id", false), F::Double("amount"), F::Binary("name"),
+                            F::Timestamp("ts"), F::Boolean("flag")});
+  RowBatchBuilder b(other);
+  ASSERT_TRUE(b.Append({V::Int(1), V::Double(1), V::Bytes("x"), V::Int(2), V::Bool(true)}).ok());
+  {
+    auto out = fs_->Create("c.parquet");
+    auto w = FileWriter::Open(std::move(out).value(), other);
+    ASSERT_TRUE((*w)->WriteBatch(b.Finish()).ok());
+    ASSERT_TRUE((*w)->Close().ok());
+  }
+  auto res = RewriteFiles(fs_.get(), {"a.parquet", "b.parquet", "c.parquet"}, "out.parquet");
+  ASSERT_EQ(res.status().code(), StatusCode::kInvalidArgument);
+  const std::string msg = res.status().ToString();
+  EXPECT_NE(msg.find("c.parquet"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'name'"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("b.parquet"), std::string::npos) << msg;
+  EXPECT_FALSE(fs_->Head("out.parquet").ok());
+
+  WriteInput("d.parquet", MustBuild({F::Long("id", false)}), {{V::Int(1)}});
+  res = RewriteFiles(fs_.get(), {"a.parquet", "d.parquet"}, "out.parquet");
+  ASSERT_EQ(res.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(res.status().ToString().find("d.parquet"), std::string::npos);
+  EXPECT_FALSE(fs_->Head("out.parquet").ok());
+}
+
+TEST_F(RewriteTest, StatisticsMatchRowOrientedWriter) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  auto rows_a = FlatRows(900, 1), rows_b = FlatRows(1100, 2);
+  WriteInput(inputs[0], s, rows_a, {}, 300);
+  WriteInput(inputs[1], s, rows_b);
+  RewriteOptions opts;
+  opts.writer.page_size_bytes = 2048;
+  ASSERT_TRUE(RewriteFiles(fs_.get(), inputs, "out.parquet", opts).ok());
+  // The same rows through the row-oriented API in one row group.
+  auto all = rows_a;
+  all.insert(all.end(), rows_b.begin(), rows_b.end());
+  WriteInput("ref.parquet", s, all, opts.writer);
+  FileMetaData got = Footer("out.parquet"), want = Footer("ref.parquet");
+  ASSERT_EQ(got.row_groups.size(), 1u);
+  ASSERT_EQ(want.row_groups.size(), 1u);
+  for (size_t c = 0; c < got.row_groups[0].columns.size(); ++c) {
+    const ColumnMetaData& g = *got.row_groups[0].columns[c].meta_data;
+    const ColumnMetaData& w = *want.row_groups[0].columns[c].meta_data;
+    EXPECT_EQ(g.statistics, w.statistics) << "column " << c;
+    EXPECT_EQ(g.num_values, w.num_values) << "column " << c;
+    EXPECT_EQ(g.encodings, w.encodings) << "column " << c;
+  }
+  // And they are the true extremes: id spans both inputs.
+  const Statistics& id = *got.row_groups[0].columns[0].meta_data->statistics;
+  int64_t min = 0, max = 0;
+  ASSERT_TRUE(id.min_value && id.max_value);
+  std::memcpy(&min, id.min_value->data(), 8);
+  std::memcpy(&max, id.max_value->data(), 8);
+  EXPECT_EQ(min, 100000);
+  EXPECT_EQ(max, 200000 + 1099);
+  EXPECT_EQ(*got.row_groups[0].columns[1].meta_data->statistics->null_count,
+            (900 + 6) / 7 + (1100 + 6) / 7);
+}
+
+TEST_F(RewriteTest, FailureMidwayLeavesNoOutput) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"in/a.parquet", "in/b.parquet", "in/c.parquet"};
+  for (int i = 0; i < 3; ++i) WriteInput(inputs[i], s, FlatRows(500, i), {}, 200);
+  io::FaultInjectingFileSystem faulty(fs_.get());
+  // A read of c.parquet's data fails, after its footer was read in planning and several
+  // columns of the output were already streamed.
+  {
+    io::Fault f;
+    f.op = io::FsOp::kReadAt;
+    f.path_contains = "c.parquet";
+    f.skip = 10;
+    faulty.Inject(f);
+  }
+  int columns_done = 0;
+  RewriteOptions opts;
+  opts.progress = [&](const RewriteProgress& p) { columns_done = std::max(columns_done, p.columns_done); };
+  auto res = RewriteFiles(&faulty, inputs, "out/x.parquet", opts);
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.status().code(), StatusCode::kIOError) << res.status().ToString();
+  EXPECT_EQ(faulty.fired(), 1);
+  EXPECT_GT(columns_done, 0);  // it really failed mid-way
+  EXPECT_FALSE(fs_->Head("out/x.parquet").ok());
+  auto listing = fs_->ListRecursive("out");
+  ASSERT_TRUE(listing.ok());
+  EXPECT_TRUE(listing->empty());
+
+  // An append to the output fails.
+  faulty.Clear();
+  {
+    io::Fault f;
+    f.op = io::FsOp::kAppend;
+    f.path_contains = "x.parquet";
+    f.skip = 3;
+    faulty.Inject(f);
+  }
+  res = RewriteFiles(&faulty, inputs, "out/x.parquet", opts);
+  ASSERT_FALSE(res.ok());
+  EXPECT_FALSE(fs_->Head("out/x.parquet").ok());
+  // The final Close fails.
+  faulty.Clear();
+  {
+    io::Fault f;
+    f.op = io::FsOp::kClose;
+    f.path_contains = "x.parquet";
+    faulty.Inject(f);
+  }
+  res = RewriteFiles(&faulty, inputs, "out/x.parquet", opts);
+  ASSERT_FALSE(res.ok());
+  EXPECT_FALSE(fs_->Head("out/x.parquet").ok());
+  // And without faults it works, with a small limit of open inputs.
+  faulty.Clear();
+  opts.max_open_inputs = 1;
+  res = RewriteFiles(&faulty, inputs, "out/x.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"out/x.parquet"}));
+}
+
+// ------------------------------------------------------------ column-at-a-time API
+
+// Column c of `batch`, only the rows with keep[r].
+RowBatch Slice(const RowBatch& batch, int c, const std::vector<bool>& keep) {
+  const ColumnData& src = batch.columns[static_cast<size_t>(c)];
+  RowBatch one;
+  one.num_rows = batch.num_rows;
+  one.columns.emplace_back();
+  ColumnData& dst = one.columns.back();
+  dst.leaf_index = src.leaf_index;
+  dst.descr = src.descr;
+  dst.num_levels = src.num_levels;
+  dst.def_levels = src.def_levels;
+  dst.rep_levels = src.rep_levels;
+  dst.values.type = src.values.type;
+  dst.values.type_length = src.values.type_length;
+  dst.values.AppendRange(src.values, 0, src.values.count);
+  FilterRows(&one, keep);
+  return one;
+}
+
+class ColumnApiTest : public RewriteTest {
+ protected:
+  std::unique_ptr<FileWriter> Open(const Schema& s, WriterOptions opts = {}) {
+    auto out = faulty_.Create("col.parquet");
+    EXPECT_TRUE(out.ok());
+    auto w = FileWriter::Open(std::move(out).value(), s, opts);
+    EXPECT_TRUE(w.ok());
+    return std::move(w).value();
+  }
+  io::FaultInjectingFileSystem faulty_{fs_.get()};
+};
+
+TEST_F(ColumnApiTest, PagesStreamWhileAColumnIsOpen) {
+  Schema s = MustBuild({F::Long("plain", false), F::String("low"), F::String("high", false)});
+  RowBatchBuilder b(s);
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_TRUE(b.Append({V::Int(i * 7919), i % 4 == 0 ? V::Null() : V::String(i % 2 ? "a" : "b"),
+                          V::String("unique-" + std::to_string(i))}).ok());
+  }
+  RowBatch batch = b.Finish();
+  WriterOptions opts;
+  opts.page_size_bytes = 4096;
+  opts.dictionary_page_size_limit = 16 << 10;
+  opts.enable_dictionary = true;
+  WriterOptions no_dict = opts;
+  no_dict.enable_dictionary = false;
+  // Column 0 without dictionary in a separate writer: every page streams.
+  {
+    Schema one = MustBuild({F::Long("plain", false)});
+    auto w = Open(one, no_dict);
+    ASSERT_TRUE(w->BeginRowGroup(20000).ok());
+    ASSERT_TRUE(w->BeginColumn(0).ok());
+    int64_t before = faulty_.calls(io::FsOp::kAppend);
+    ASSERT_TRUE(w->WriteColumn(batch.columns[0], 20000).ok());
+    EXPECT_GT(faulty_.calls(io::FsOp::kAppend) - before, 10);  // 160 KB in 4 KB pages
+    ASSERT_TRUE(w->EndColumn().ok());
+    ASSERT_TRUE(w->EndRowGroup().ok());
+    ASSERT_TRUE(w->Close().ok());
+  }
+  auto w = Open(s, opts);
+  ASSERT_TRUE(w->BeginRowGroup(20000).ok());
+  int64_t appends[3];
+  for (int c = 0; c < 3; ++c) {
+    ASSERT_TRUE(w->BeginColumn(c).ok());
+    int64_t before = faulty_.calls(io::FsOp::kAppend);
+    // In two calls, to exercise appending to an open column.
+    std::vector<bool> keep_first(20000, false);
+    for (int i = 0; i < 12345; ++i) keep_first[i] = true;
+    RowBatch copy_a = Slice(batch, c, keep_first);
+    std::vector<bool> keep_second(20000);
+    for (int i = 0; i < 20000; ++i) keep_second[i] = !keep_first[i];
+    RowBatch copy_b = Slice(batch, c, keep_second);
+    ASSERT_TRUE(w->WriteColumn(copy_a.columns[0], copy_a.num_rows).ok());
+    ASSERT_TRUE(w->WriteColumn(copy_b.columns[0], copy_b.num_rows).ok());
+    appends[c] = faulty_.calls(io::FsOp::kAppend) - before;
+    ASSERT_TRUE(w->EndColumn().ok());
+  }
+  ASSERT_TRUE(w->EndRowGroup().ok());
+  auto md = w->Close();
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  EXPECT_GT(appends[0], 0);   // int64: dictionary overflows 16 KB early, then streams
+  EXPECT_EQ(appends[1], 0);   // 2 distinct values: buffered until the chunk ends
+  EXPECT_GT(appends[2], 0);   // strings: falls back to PLAIN, streams
+  ExpectChunkLayout(*md);
+  const ColumnMetaData& low = *md->row_groups[0].columns[1].meta_data;
+  EXPECT_TRUE(low.dictionary_page_offset.has_value());
+  // Read back equal to the input.
+  Contents got = ReadContents(fs_.get(), {"col.parquet"});
+  Contents want;
+  want.rows = 20000;
+  want.columns.resize(3);
+  for (int c = 0; c < 3; ++c) AppendFlat(batch.columns[c], &want.columns[c]);
+  ExpectSameContents(want, got);
+}
+
+TEST_F(ColumnApiTest, MisuseIsRejectedAndSticky) {
+  Schema s = MustBuild({F::Long("a", false), F::List("l", F::Int("element"))});
+  RowBatchBuilder b(s);
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(b.Append({V::Int(i), V::List({V::Int(i), V::Int(i + 1)})}).ok());
+  }
+  RowBatch batch = b.Finish();
+  {
+    auto w = Open(s);
+    EXPECT_EQ(w->BeginColumn(0).code(), StatusCode::kInvalidArgument);  // no row group
+  }
+  {
+    auto w = Open(s);
+    EXPECT_EQ(w->BeginRowGroup(0).code(), StatusCode::kInvalidArgument);
+  }
+  {
+    auto w = Open(s);
+    ASSERT_TRUE(w->BeginRowGroup(10).ok());
+    EXPECT_EQ(w->BeginColumn(1).code(), StatusCode::kInvalidArgument);  // out of order
+    EXPECT_FALSE(w->BeginColumn(0).ok());                                // sticky
+    EXPECT_FALSE(w->Close().ok());
+  }
+  EXPECT_FALSE(fs_->Head("col.parquet").ok());
+  {
+    auto w = Open(s);
+    ASSERT_TRUE(w->BeginRowGroup(10).ok());
+    ASSERT_TRUE(w->BeginColumn(0).ok());
+    EXPECT_EQ(w->WriteBatch(batch).code(), StatusCode::kInvalidArgument);  // row group open
+  }
+  {
+    auto w = Open(s);
+    ASSERT_TRUE(w->BeginRowGroup(9).ok());
+    ASSERT_TRUE(w->BeginColumn(0).ok());
+    EXPECT_EQ(w->WriteColumn(batch.columns[0], 10).code(), StatusCode::kInvalidArgument);
+  }
+  {
+    auto w = Open(s);
+    ASSERT_TRUE(w->BeginRowGroup(11).ok());
+    ASSERT_TRUE(w->BeginColumn(0).ok());
+    ASSERT_TRUE(w->WriteColumn(batch.columns[0], 10).ok());
+    Status st = w->EndColumn();  // 10 of 11 rows
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(st.ToString().find("'a'"), std::string::npos) << st.ToString();
+  }
+  {
+    auto w = Open(s);
+    ASSERT_TRUE(w->BeginRowGroup(10).ok());
+    ASSERT_TRUE(w->BeginColumn(0).ok());
+    // The list column's levels claim 10 rows, but it is leaf 1.
+    EXPECT_EQ(w->WriteColumn(batch.columns[1], 10).code(), StatusCode::kInvalidArgument);
+  }
+  {
+    auto w = Open(s);
+    ASSERT_TRUE(w->BeginRowGroup(10).ok());
+    ASSERT_TRUE(w->BeginColumn(0).ok());
+    ASSERT_TRUE(w->WriteColumn(batch.columns[0], 10).ok());
+    ASSERT_TRUE(w->EndColumn().ok());
+    EXPECT_EQ(w->EndRowGroup().code(), StatusCode::kInvalidArgument);  // leaf 1 missing
+  }
+  EXPECT_FALSE(fs_->Head("col.parquet").ok());
+  // Mixing modes between row groups works.
+  {
+    auto w = Open(s);
+    ASSERT_TRUE(w->WriteBatch(batch).ok());  // pending rows: flushed by BeginRowGroup
+    ASSERT_TRUE(w->BeginRowGroup(10).ok());
+    for (int c = 0; c < 2; ++c) {
+      ASSERT_TRUE(w->BeginColumn(c).ok());
+      ASSERT_TRUE(w->WriteColumn(batch.columns[c], 10).ok());
+      ASSERT_TRUE(w->EndColumn().ok());
+    }
+    ASSERT_TRUE(w->EndRowGroup().ok());
+    ASSERT_TRUE(w->WriteBatch(batch).ok());
+    auto md = w->Close();
+    ASSERT_TRUE(md.ok()) << md.status().ToString();
+    ASSERT_EQ(md->row_groups.size(), 3u);
+    ExpectChunkLayout(*md);
+    Contents got = ReadContents(fs_.get(), {"col.parquet"});
+    EXPECT_EQ(got.rows, 30);
+    Contents one;
+    one.columns.resize(2);
+    for (int c = 0; c < 2; ++c) AppendFlat(batch.columns[c], &one.columns[c]);
+    for (int c = 0; c < 2; ++c) {
+      Flat f;
+      for (int k = 0; k < 3; ++k) {
+        f.def.insert(f.def.end(), one.columns[c].def.begin(), one.columns[c].def.end());
+        f.rep.insert(f.rep.end(), one.columns[c].rep.begin(), one.columns[c].rep.end());
+        f.values.insert(f.values.end(), one.columns[c].values.begin(), one.columns[c].values.end());
+      }
+      EXPECT_TRUE(f == got.columns[c]) << c;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lithify::parquet
