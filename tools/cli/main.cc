@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lithify/base/allocator.h"
 #include "lithify/base/version.h"
 #include "tools/cli/cli.h"
 
@@ -72,4 +73,7 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace lithify::cli
 
-int main(int argc, char** argv) { return lithify::cli::Main(argc, argv); }
+int main(int argc, char** argv) {
+  lithify::TuneAllocatorForStreaming();
+  return lithify::cli::Main(argc, argv);
+}
