@@ -405,8 +405,9 @@ TEST(MalformedDvTest, InlineDvWithBadZ85IsCorruption) {
 }
 
 // Hand-made RoaringBitmapArrays (portable format: magic, bucket count, key 0, then one
-// 32-bit roaring bitmap) whose containers CRoaring accepts but which are malformed. The
-// fuzzer found the unsorted-array case; KeepMask over it wrote outside its mask.
+// 32-bit roaring bitmap), most of which CRoaring 0.2 accepts although they are malformed.
+// The fuzzer found the unsorted array (KeepMask over it wrote outside its mask) and the
+// run container without runs (a null dereference in CRoaring's iterator).
 std::string Le16(uint16_t v) { return {static_cast<char>(v), static_cast<char>(v >> 8)}; }
 std::string Le32(uint32_t v) { return Le16(static_cast<uint16_t>(v)) + Le16(static_cast<uint16_t>(v >> 16)); }
 
@@ -445,6 +446,12 @@ TEST(MalformedDvTest, MalformedRoaringContainersAreCorruption) {
       {"overlapping runs", Runs(20, {{0, 9}, {5, 9}})},
       {"run past 0xFFFF", Runs(21, {{65530, 20}})},
       {"bitset cardinality mismatch", ArrayOrBitset(5000, sparse_bitset)},
+      {"run container without runs", Runs(1, {})},  // CRoaring's iterator read null here
+      {"run cardinality mismatch", Runs(7, {{0, 9}})},
+      {"keys not ascending", Le32(12346) + Le32(2) + Le16(5) + Le16(0) + Le16(2) + Le16(0) +
+                                 Le32(24) + Le32(26) + Le16(1) + Le16(1)},
+      {"truncated array", ArrayOrBitset(3, Le16(1) + Le16(2))},
+      {"unknown cookie", Le32(4242) + Le32(0)},
   };
   for (const auto& [what, roaring] : bad) {
     SCOPED_TRACE(what);

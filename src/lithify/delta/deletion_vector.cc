@@ -212,38 +212,99 @@ DeletionVector& DeletionVector::operator=(DeletionVector&&) noexcept = default;
 namespace {
 
 // CRoaring (0.2.x, Debian 12) checks only that a serialized bitmap fits its buffer, not
-// that its containers are well formed: an array container may be unsorted or hold
-// duplicates, runs may overlap or run past 0xFFFF into the next key's range, a bitset's
-// stored cardinality may disagree with its bits. Such a bitmap breaks Contains (binary
-// search) and the iterators KeepMask relies on, so it is refused here: the values must
-// come out strictly ascending, their count must equal the stored cardinality, and the
-// first value of each 16-bit key must be found by a lookup (a run spilling past its
-// container yields values no container holds).
-bool WellFormed(const roaring_bitmap_t* r) {
-  roaring_uint32_iterator_t it;
-  roaring_init_iterator(r, &it);
-  uint64_t count = 0;
-  uint32_t prev = 0;
-  for (; it.has_value; roaring_advance_uint32_iterator(&it), ++count) {
-    const uint32_t v = it.current_value;
-    if (count > 0 && v <= prev) return false;
-    if ((count == 0 || (v >> 16) != (prev >> 16)) && !roaring_bitmap_contains(r, v)) return false;
-    prev = v;
+// that it is well formed: an array container may be unsorted or hold duplicates, runs may
+// overlap or spill past 0xFFFF, a run container may have no runs (its iterator then
+// dereferences null), keys may be out of order, a stored cardinality may be wrong. Such a
+// bitmap breaks Contains (binary search) and the iterators KeepMask relies on, and the
+// library itself is not sanitizer-instrumented. So the bytes are validated here, before
+// CRoaring sees them, against the portable format (RoaringFormatSpec): cookie and
+// container count, keys strictly ascending, per container the body fits, arrays strictly
+// ascending, runs non-empty, ordered, disjoint and inside 0..0xFFFF, and every stored
+// cardinality exact. Returns the serialized size.
+Result<size_t> CheckPortableBitmap(ByteView b) {
+  constexpr uint32_t kCookieNoRuns = 12346;
+  constexpr uint32_t kCookieRuns = 12347;
+  constexpr size_t kNoOffsetThreshold = 4;
+  constexpr uint32_t kMaxArray = 4096;
+  auto bad = [](std::string_view what) {
+    return Status::Corruption("malformed roaring bitmap: {}", what);
+  };
+  auto le16 = [&](size_t at) { return static_cast<uint32_t>(b[at] | b[at + 1] << 8); };
+  size_t pos = 0;
+  if (b.size() < 4) return bad("truncated header");
+  const uint32_t cookie = LoadLe32(b.data());
+  pos = 4;
+  size_t n = 0;
+  const uint8_t* run_flags = nullptr;
+  if ((cookie & 0xFFFF) == kCookieRuns) {
+    n = (cookie >> 16) + 1;
+    run_flags = b.data() + pos;
+    pos += (n + 7) / 8;
+  } else if (cookie == kCookieNoRuns) {
+    if (b.size() < 8) return bad("truncated header");
+    n = LoadLe32(b.data() + 4);
+    pos = 8;
+    if (n > 65536) return bad("more than 65536 containers");
+  } else {
+    return bad("unknown cookie");
   }
-  return count == roaring_bitmap_get_cardinality(r);
+  auto is_run = [&](size_t i) { return run_flags != nullptr && (run_flags[i / 8] >> (i % 8) & 1); };
+  const size_t header = pos + 4 * n;
+  if (header > b.size()) return bad("truncated container headers");
+  const size_t keys_at = pos;
+  pos = header;
+  if (run_flags == nullptr || n >= kNoOffsetThreshold) pos += 4 * n;  // offsets: unused
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t key = le16(keys_at + 4 * i);
+    const uint32_t card = le16(keys_at + 4 * i + 2) + 1;
+    if (i > 0 && key <= le16(keys_at + 4 * (i - 1))) return bad("container keys not ascending");
+    if (pos > b.size()) return bad("truncated container");
+    const size_t left = b.size() - pos;
+    if (is_run(i)) {
+      if (left < 2) return bad("truncated run container");
+      const size_t runs = le16(pos);
+      if (runs == 0) return bad("run container without runs");
+      if (left < 2 + 4 * runs) return bad("truncated run container");
+      uint64_t total = 0;
+      int64_t prev_end = -1;
+      for (size_t r = 0; r < runs; ++r) {
+        const uint32_t start = le16(pos + 2 + 4 * r);
+        const uint32_t len = le16(pos + 4 + 4 * r);  // length - 1
+        if (static_cast<int64_t>(start) <= prev_end) return bad("runs overlap or are unordered");
+        if (start + len > 0xFFFF) return bad("run extends past its container");
+        prev_end = start + len;
+        total += len + 1;
+      }
+      if (total != card) return bad("run container cardinality mismatch");
+      pos += 2 + 4 * runs;
+    } else if (card > kMaxArray) {
+      if (left < 8192) return bad("truncated bitset container");
+      uint64_t bits = 0;
+      for (size_t w = 0; w < 8192; w += 8) bits += __builtin_popcountll(LoadLe64(b.data() + pos + w));
+      if (bits != card) return bad("bitset container cardinality mismatch");
+      pos += 8192;
+    } else {
+      if (left < 2 * size_t{card}) return bad("truncated array container");
+      for (size_t v = 1; v < card; ++v) {
+        if (le16(pos + 2 * v) <= le16(pos + 2 * (v - 1))) return bad("array container not strictly ascending");
+      }
+      pos += 2 * size_t{card};
+    }
+  }
+  if (pos > b.size()) return bad("truncated container");
+  return pos;
 }
 
 // One 32-bit portable roaring bitmap from the front of `bytes`; advances `bytes`.
 Result<roaring_bitmap_t*> TakeBitmap(ByteView* bytes) {
+  LITHIFY_ASSIGN_OR_RETURN(size_t size, CheckPortableBitmap(*bytes));
   const char* p = reinterpret_cast<const char*>(bytes->data());
-  size_t size = roaring_bitmap_portable_deserialize_size(p, bytes->size());
-  if (size == 0 || size > bytes->size()) return Status::Corruption("malformed roaring bitmap");
+  // CRoaring must agree on the extent of what was just validated.
+  if (roaring_bitmap_portable_deserialize_size(p, bytes->size()) != size) {
+    return Status::Corruption("malformed roaring bitmap");
+  }
   roaring_bitmap_t* r = roaring_bitmap_portable_deserialize_safe(p, size);
   if (r == nullptr) return Status::Corruption("malformed roaring bitmap");
-  if (!WellFormed(r)) {
-    roaring_bitmap_free(r);
-    return Status::Corruption("malformed roaring bitmap (containers unsorted, overlapping or miscounted)");
-  }
   *bytes = bytes->subspan(size);
   return r;
 }
