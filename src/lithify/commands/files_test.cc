@@ -20,7 +20,9 @@ TEST(FilesTest, PartitionSkippingWithReasons) {
     ASSERT_EQ(row.partition_values.size(), 1u);
     const bool is_a = row.partition_values[0].second == std::optional<std::string>("a");
     EXPECT_EQ(row.verdict, is_a ? FileVerdict::kKept : FileVerdict::kSkippedByPartition);
-    if (!is_a) EXPECT_NE(row.reason.find("letter"), std::string::npos) << row.reason;
+    if (!is_a) {
+      EXPECT_NE(row.reason.find("letter"), std::string::npos) << row.reason;
+    }
   }
 }
 

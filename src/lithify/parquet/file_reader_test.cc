@@ -808,7 +808,9 @@ Result<RowBatch> StreamAll(FileReader* reader, int rg, const std::vector<int>& l
       bytes += BatchBytes(batch.columns[i]);
       AppendColumn(&all.columns[i], batch.columns[i]);
     }
-    if (byte_budget >= 0 && batch.num_rows > 1) EXPECT_LE(bytes, byte_budget);
+    if (byte_budget >= 0 && batch.num_rows > 1) {
+      EXPECT_LE(bytes, byte_budget);
+    }
     all.num_rows += batch.num_rows;
   }
   EXPECT_EQ(stream->rows_remaining(), 0);

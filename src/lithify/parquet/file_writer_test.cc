@@ -363,7 +363,9 @@ TEST_F(WriterTest, DictionaryFallsBackToPlain) {
   // The low-cardinality column keeps its dictionary throughout.
   const ColumnMetaData& n = *md->row_groups[0].columns[1].meta_data;
   for (const PageEncodingStats& es : n.encoding_stats) {
-    if (es.page_type == PageType::kDataPage) EXPECT_EQ(es.encoding, Encoding::kRleDictionary);
+    if (es.page_type == PageType::kDataPage) {
+      EXPECT_EQ(es.encoding, Encoding::kRleDictionary);
+    }
   }
   ExpectSameColumns({&batch}, ReadAll());
 }
