@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/file_writer.h"
 #include "lithify/parquet/row_builder.h"
@@ -52,14 +53,10 @@ std::string Uuid(uint64_t a, uint64_t b) {
 }
 
 std::string Date(int day) {  // 2022-01-01 + day, civil-from-days
-  int64_t z = 18993 + day + 719468;
-  int64_t era = z / 146097, doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t y = yoe + era * 400, doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
-  int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+  const CivilDate c = CivilFromDays(DaysFromCivil(2022, 1, 1) + day);
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", static_cast<int>(y + (m <= 2)), static_cast<int>(m),
-                static_cast<int>(d));
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", static_cast<int>(c.year),
+                static_cast<int>(c.month), static_cast<int>(c.day));
   return buf;
 }
 

@@ -25,6 +25,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/compression.h"
@@ -40,9 +41,8 @@ using parquet::FieldType;
 using parquet::Value;
 
 constexpr int kMaxDepth = 3;
-constexpr int64_t kMinDate = -719162;   // 0001-01-01
-constexpr int64_t kMaxDate = 2932896;   // 9999-12-31
-constexpr int64_t kMicrosPerDay = 86400000000LL;
+constexpr int64_t kMinDate = DaysFromCivil(1, 1, 1);
+constexpr int64_t kMaxDate = DaysFromCivil(9999, 12, 31);
 
 class Rng {
  public:
@@ -334,33 +334,6 @@ std::string DecimalText(__int128 v, int scale) {
   return neg ? "-" + digits : digits;
 }
 
-// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil algorithm).
-std::string DateText(int64_t days) {
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t y = yoe + era * 400;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  if (m <= 2) ++y;
-  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
-}
-
-std::string TimestampText(int64_t micros, bool utc) {
-  int64_t days = micros / kMicrosPerDay;
-  int64_t rem = micros % kMicrosPerDay;
-  if (rem < 0) {
-    rem += kMicrosPerDay;
-    --days;
-  }
-  int64_t secs = rem / 1000000;
-  return fmt::format("{}T{:02}:{:02}:{:02}.{:06}{}", DateText(days), secs / 3600,
-                     secs / 60 % 60, secs % 60, rem % 1000000, utc ? "Z" : "");
-}
-
 template <typename T>
 std::string FloatText(T v) {
   if (std::isnan(v)) return "\"NaN\"";
@@ -383,10 +356,12 @@ void RenderJson(const FieldSpec& f, const Value& v, std::string* out) {
     case FieldType::kString: AppendJsonString(v.bytes(), out); return;
     case FieldType::kBinary: AppendJsonString(Base64(v.bytes()), out); return;
     case FieldType::kDecimal: AppendJsonString(DecimalText(v.decimal(), f.scale), out); return;
-    case FieldType::kDate: AppendJsonString(DateText(v.int_value()), out); return;
-    case FieldType::kTimestamp: AppendJsonString(TimestampText(v.int_value(), true), out); return;
+    case FieldType::kDate: AppendJsonString(IsoDateText(v.int_value()), out); return;
+    case FieldType::kTimestamp:
+      AppendJsonString(IsoTimestampMicrosText(v.int_value(), true), out);
+      return;
     case FieldType::kTimestampNtz:
-      AppendJsonString(TimestampText(v.int_value(), false), out);
+      AppendJsonString(IsoTimestampMicrosText(v.int_value(), false), out);
       return;
     case FieldType::kStruct:
       out->push_back('{');

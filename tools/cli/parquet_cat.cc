@@ -12,6 +12,7 @@
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
+#include "tools/cli/output.h"
 #include "tools/cli/parquet_commands.h"
 
 namespace lithify::cli {
@@ -31,13 +32,6 @@ Status NameFile(const Status& st, const std::string& path) {
   return st.WithContext(path);
 }
 
-Status WriteStdout(const std::string& text) {
-  if (text.empty()) return Status::OK();
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
-    return Status::IOError("writing to standard output failed");
-  }
-  return Status::OK();
-}
 
 // The top-level field (child of the root) that contains schema node `n`.
 int TopLevelField(const parquet::Schema& schema, int n) {
@@ -67,20 +61,9 @@ Status PlanProjection(const parquet::Schema& schema, const std::vector<std::stri
 }
 
 Status RunCat(const CatOptions& opts, const Context&) {
-  parquet::RowFormat format;
-  if (opts.format == "jsonl") {
-    format = parquet::RowFormat::kJsonLines;
-  } else if (opts.format == "csv") {
-    format = parquet::RowFormat::kCsv;
-  } else {
-    return UsageError("--format must be 'jsonl' or 'csv', not '{}'", opts.format);
-  }
-  if (opts.limit_given && opts.limit < 0) {
-    return UsageError("--limit must be a non-negative number of rows, not {}", opts.limit);
-  }
-  for (const std::string& c : opts.columns) {
-    if (c.empty()) return UsageError("--columns has an empty column name");
-  }
+  LITHIFY_ASSIGN_OR_RETURN(
+      parquet::RowFormat format,
+      CheckRowOutputFlags(opts.format, opts.limit_given, opts.limit, opts.columns));
 
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
   Result<std::unique_ptr<parquet::FileReader>> opened = parquet::FileReader::Open(fs.get(), opts.file);
@@ -117,8 +100,7 @@ Status RunCat(const CatOptions& opts, const Context&) {
       if (remaining > 0) remaining -= std::min(remaining, batch.num_rows);
     }
   }
-  if (std::fflush(stdout) != 0) return Status::IOError("writing to standard output failed");
-  return Status::OK();
+  return FlushStdout();
 }
 
 }  // namespace

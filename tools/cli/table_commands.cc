@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/commands/describe.h"
 #include "lithify/commands/files.h"
@@ -14,24 +15,12 @@
 #include "lithify/expr/value.h"
 #include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/output.h"
 
 namespace lithify::cli {
 namespace {
 
 using nlohmann::ordered_json;
-
-Status WriteStdout(std::string_view text) {
-  if (text.empty()) return Status::OK();
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) {
-    return Status::IOError("writing to standard output failed");
-  }
-  return Status::OK();
-}
-
-Status Flush() {
-  if (std::fflush(stdout) != 0) return Status::IOError("writing to standard output failed");
-  return Status::OK();
-}
 
 // A bad predicate is user input: report it as a usage error (exit 2).
 Status MapPredicateError(const Status& st) {
@@ -83,8 +72,7 @@ void ReadVersionFlags(CLI::App* cmd, VersionFlags* f) {
 
 // "2024-01-31T12:00:00.123Z".
 std::string IsoMillis(int64_t ms) {
-  int64_t days = ms / 86400000 - (ms % 86400000 < 0 ? 1 : 0);
-  int64_t rem = ms - days * 86400000;
+  const auto [days, rem] = SplitDays(ms, kMillisPerDay);
   return fmt::format("{}T{:02}:{:02}:{:02}.{:03}Z", expr::FormatDate(days), rem / 3600000,
                      rem / 60000 % 60, rem / 1000 % 60, rem % 1000);
 }
@@ -106,20 +94,8 @@ struct ScanFlags {
 Status RunScan(const ScanFlags& f, const Context& ctx) {
   commands::ScanOptions opts;
   LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
-  parquet::RowFormat format;
-  if (f.format == "jsonl") {
-    format = parquet::RowFormat::kJsonLines;
-  } else if (f.format == "csv") {
-    format = parquet::RowFormat::kCsv;
-  } else {
-    return UsageError("--format must be 'jsonl' or 'csv', not '{}'", f.format);
-  }
-  if (f.limit_given && f.limit < 0) {
-    return UsageError("--limit must be a non-negative number of rows, not {}", f.limit);
-  }
-  for (const std::string& c : f.columns) {
-    if (c.empty()) return UsageError("--columns has an empty column name");
-  }
+  LITHIFY_ASSIGN_OR_RETURN(parquet::RowFormat format,
+                           CheckRowOutputFlags(f.format, f.limit_given, f.limit, f.columns));
   opts.where = f.where;
   opts.columns = f.columns;
   opts.limit = f.limit_given ? f.limit : -1;
@@ -136,7 +112,7 @@ Status RunScan(const ScanFlags& f, const Context& ctx) {
       LITHIFY_RETURN_NOT_OK(WriteStdout(fmt::format("{}\n", r->rows)));
     }
   }
-  return Flush();
+  return FlushStdout();
 }
 
 // ---- files ----
@@ -198,7 +174,7 @@ Status RunFiles(const FilesFlags& f, const Context& ctx) {
                       {"skippedByPartition", rep.skipped_by_partition},
                       {"skippedByStats", rep.skipped_by_stats}};
     LITHIFY_RETURN_NOT_OK(WriteStdout(out.dump() + "\n"));
-    return Flush();
+    return FlushStdout();
   }
   std::string text = fmt::format("{} version {}\n", rep.snapshot->table_root(), rep.snapshot->version());
   if (with_verdict) text += fmt::format("predicate: {}\n", *rep.predicate);
@@ -223,7 +199,7 @@ Status RunFiles(const FilesFlags& f, const Context& ctx) {
   }
   text += "\n";
   LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return Flush();
+  return FlushStdout();
 }
 
 // ---- describe ----
@@ -265,14 +241,14 @@ Status RunDetail(const DescribeFlags& f, const Context& ctx) {
   ordered_json j = DetailJson(d);
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
-    return Flush();
+    return FlushStdout();
   }
   std::string text;
   for (const auto& [k, v] : j.items()) {
     text += fmt::format("{:<18} {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
   }
   LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return Flush();
+  return FlushStdout();
 }
 
 // The DESCRIBE HISTORY columns, in Delta's order, taken from commitInfo when present.
@@ -303,7 +279,7 @@ Status RunHistory(const DescribeFlags& f, const Context& ctx) {
     ordered_json arr = ordered_json::array();
     for (const auto& e : h) arr.push_back(HistoryJson(e));
     LITHIFY_RETURN_NOT_OK(WriteStdout(arr.dump() + "\n"));
-    return Flush();
+    return FlushStdout();
   }
   std::string text;
   for (const auto& e : h) {
@@ -317,7 +293,7 @@ Status RunHistory(const DescribeFlags& f, const Context& ctx) {
     }
   }
   LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return Flush();
+  return FlushStdout();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/parquet/schema_builder.h"
@@ -20,8 +21,6 @@ using parquet::Repetition;
 using DK = delta::DataType::Kind;
 
 namespace {
-
-constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
 
 // ---- output schema ----
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 
 namespace lithify::expr {
@@ -23,8 +24,6 @@ namespace {
 constexpr uint8_t kFalse = static_cast<uint8_t>(Truth::kFalse);
 constexpr uint8_t kTrue = static_cast<uint8_t>(Truth::kTrue);
 constexpr uint8_t kNull = static_cast<uint8_t>(Truth::kNull);
-constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
-constexpr int64_t kJulianDayOfEpoch = 2440588;
 
 // ---- physical decoding ----
 
@@ -40,7 +39,7 @@ int64_t MillisToMicros(int64_t v) {
   if (v < std::numeric_limits<int64_t>::min() / 1000) return std::numeric_limits<int64_t>::min();
   return v * 1000;
 }
-int64_t NanosToMicros(int64_t v) { return v / 1000 - (v % 1000 < 0 ? 1 : 0); }
+int64_t NanosToMicros(int64_t v) { return FloorDiv(v, 1000); }
 
 int64_t Int96ToMicros(const uint8_t* p) {
   auto nanos = Load<int64_t>(p);
@@ -144,23 +143,10 @@ bool Suits(const DataType& t, const BatchColumn& c) {
   return false;
 }
 
-std::string_view PhysicalName(PhysicalType p) {
-  switch (p) {
-    case PhysicalType::kBoolean: return "BOOLEAN";
-    case PhysicalType::kInt32: return "INT32";
-    case PhysicalType::kInt64: return "INT64";
-    case PhysicalType::kInt96: return "INT96";
-    case PhysicalType::kFloat: return "FLOAT";
-    case PhysicalType::kDouble: return "DOUBLE";
-    case PhysicalType::kByteArray: return "BYTE_ARRAY";
-    case PhysicalType::kFixedLenByteArray: return "FIXED_LEN_BYTE_ARRAY";
-  }
-  return "?";
-}
-
 Status CheckValues(const ColumnValues& v, const BatchColumn& c, int64_t defined) {
   if (v.type != c.physical) {
-    return Status::Corruption("values are {}, expected {}", PhysicalName(v.type), PhysicalName(c.physical));
+    return Status::Corruption("values are {}, expected {}", parquet::PhysicalTypeName(v.type),
+                              parquet::PhysicalTypeName(c.physical));
   }
   if (v.count != defined) {
     return Status::Corruption("{} values for {} defined levels", v.count, defined);
@@ -198,7 +184,8 @@ Status CheckColumn(const parquet::RowBatch& batch, const BoundColumn& bound, con
     return Status::NotSupported("predicates on repeated columns (inside a list or map)");
   }
   if (!Suits(bound.type, c)) {
-    return Status::NotSupported("{} stored as {}", TypeName(bound.type), PhysicalName(c.physical));
+    return Status::NotSupported("{} stored as {}", TypeName(bound.type),
+                                parquet::PhysicalTypeName(c.physical));
   }
   int64_t defined = batch.num_rows;
   if (c.max_def > 0) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 
 namespace lithify::expr {
@@ -192,7 +193,6 @@ Result<Value> CoerceNumber(const BoundColumn& c, const Value& lit) {
 }
 
 Result<Value> CoerceTemporal(const BoundColumn& c, const Value& lit) {
-  constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
   TypeKind ck = c.type.kind, lk = lit.kind();
   if (lk == TypeKind::kString) {
     if (ck == TypeKind::kDate) {

@@ -19,7 +19,6 @@ namespace lithify::expr {
 namespace {
 
 constexpr int64_t kMicrosPerSecond = 1000000;
-constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
 // Days whose every microsecond (with a zone offset) fits an int64 microsecond count.
 constexpr int64_t kMaxTimestampDays = std::numeric_limits<int64_t>::max() / kMicrosPerDay - 2;
 
@@ -386,40 +385,15 @@ std::string DisplayText(const Value& v) {
   }
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date, by counting 400-year eras that
-// start on March 1st (so the leap day is the last day of the shifted year).
-int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day) {
-  year -= month <= 2 ? 1 : 0;
-  const int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const int64_t yoe = year - era * 400;
-  const int64_t mp = (month + 9) % 12;  // March = 0
-  const int64_t doy = (153 * mp + 2) / 5 + day - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
 std::string FormatDate(int64_t days) {
-  // Inverse of DaysFromCivil.
-  const int64_t z = days + 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const auto [year, month, day] = CivilFromDays(days);
   if (year >= 0 && year <= 9999) return fmt::format("{:04}-{:02}-{:02}", year, month, day);
   return fmt::format("{}{:04}-{:02}-{:02}", year < 0 ? "-" : "+", year < 0 ? -year : year, month,
                      day);
 }
 
 std::string FormatTimestampMicros(int64_t micros) {
-  int64_t days = micros / kMicrosPerDay, rem = micros % kMicrosPerDay;
-  if (rem < 0) {
-    rem += kMicrosPerDay;
-    --days;
-  }
+  const auto [days, rem] = SplitDays(micros, kMicrosPerDay);
   int64_t secs = rem / kMicrosPerSecond, frac = rem % kMicrosPerSecond;
   std::string out = fmt::format("{} {:02}:{:02}:{:02}", FormatDate(days), secs / 3600,
                                 secs / 60 % 60, secs % 60);

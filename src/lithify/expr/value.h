@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/result.h"
 
 namespace lithify::expr {
@@ -141,8 +142,10 @@ std::string LiteralText(const Value& v);
 // Plain (unquoted) text of a non-null value for explanations: 12.50, abc, 2024-01-31.
 std::string DisplayText(const Value& v);
 
-// Calendar helpers (proleptic Gregorian, UTC).
-int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
+// Calendar helpers (proleptic Gregorian, UTC); the day arithmetic is in
+// lithify/base/civil_time.h.
+using ::lithify::DaysFromCivil;
+// "YYYY-MM-DD"; years outside 0..9999 as "-YYYY…" / "+YYYYY…" (the form ParseDate reads).
 std::string FormatDate(int64_t days);
 // "YYYY-MM-DD HH:MM:SS[.ffffff]" (fraction only when non-zero, trailing zeros trimmed).
 std::string FormatTimestampMicros(int64_t micros);

@@ -1,7 +1,7 @@
-// Private bit-level helpers for the Parquet encodings (not installed, not part of the
-// public codec API): little-endian loads/stores, ULEB128 and zigzag varints, and an
-// LSB-first bit packer. Header-only so the inner loops inline; every function is pure
-// or works on caller-owned memory, hence thread-safe.
+// Private bit-level helpers for the Parquet encodings and the Thrift compact protocol
+// (not installed, not part of the public codec API): little-endian loads/stores, ULEB128
+// and zigzag varints, and an LSB-first bit packer. Header-only so the inner loops
+// inline; every function is pure or works on caller-owned memory, hence thread-safe.
 #pragma once
 
 #include <bit>

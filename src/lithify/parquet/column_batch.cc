@@ -7,7 +7,7 @@
 
 namespace lithify::parquet {
 
-size_t ColumnValues::width() const {
+size_t PhysicalTypeWidth(PhysicalType type, int32_t type_length) {
   switch (type) {
     case PhysicalType::kBoolean: return 1;
     case PhysicalType::kInt32: return 4;
@@ -19,6 +19,16 @@ size_t ColumnValues::width() const {
     case PhysicalType::kFixedLenByteArray: return type_length > 0 ? type_length : 0;
   }
   return 0;
+}
+
+void ColumnData::Reset(const ColumnDescriptor& d) {
+  descr = &d;
+  num_levels = 0;
+  def_levels.clear();
+  rep_levels.clear();
+  values.Clear();
+  values.type = d.physical_type;
+  values.type_length = d.type_length;
 }
 
 void ColumnValues::Clear() {
@@ -97,6 +107,17 @@ std::vector<int64_t> RowValueStarts(const ColumnData& c, const std::vector<int64
   return out;
 }
 
+// An empty ColumnValues of the type of `v`, with room for all of `v`.
+ColumnValues EmptyLike(const ColumnValues& v) {
+  ColumnValues out;
+  out.type = v.type;
+  out.type_length = v.type_length;
+  out.fixed.Reserve(v.fixed.size());
+  out.data.Reserve(v.data.size());
+  out.offsets.reserve(v.offsets.size());
+  return out;
+}
+
 bool Kept(const std::vector<bool>& keep, int64_t r) {
   return r >= static_cast<int64_t>(keep.size()) || keep[r];
 }
@@ -105,12 +126,7 @@ bool Kept(const std::vector<bool>& keep, int64_t r) {
 // no index vectors are needed.
 void FilterRequiredFlat(ColumnData* c, int64_t num_rows, const std::vector<bool>& keep) {
   if (c->values.count < num_rows) return;  // inconsistent: leave alone (see below)
-  ColumnValues values;
-  values.type = c->values.type;
-  values.type_length = c->values.type_length;
-  values.fixed.Reserve(c->values.fixed.size());
-  values.data.Reserve(c->values.data.size());
-  values.offsets.reserve(c->values.offsets.size());
+  ColumnValues values = EmptyLike(c->values);
   for (int64_t r = 0; r < num_rows;) {
     if (!Kept(keep, r)) {
       ++r;
@@ -139,12 +155,7 @@ void FilterColumn(ColumnData* c, int64_t num_rows, const std::vector<bool>& keep
   std::vector<int16_t> def, rep;
   def.reserve(c->def_levels.size());
   rep.reserve(c->rep_levels.size());
-  ColumnValues values;
-  values.type = c->values.type;
-  values.type_length = c->values.type_length;
-  values.fixed.Reserve(c->values.fixed.size());
-  values.data.Reserve(c->values.data.size());
-  values.offsets.reserve(c->values.offsets.size());
+  ColumnValues values = EmptyLike(c->values);
   // Copy maximal runs of kept rows at once: deletion vectors usually drop few rows.
   int64_t r = 0;
   while (r < num_rows) {

@@ -28,6 +28,10 @@ namespace lithify::parquet {
 
 struct ColumnDescriptor;
 
+// Bytes of one value of physical type `type`: FIXED_LEN_BYTE_ARRAY takes `type_length`
+// (0 when not positive), BYTE_ARRAY (variable width) 0.
+size_t PhysicalTypeWidth(PhysicalType type, int32_t type_length);
+
 // Dense non-null values of one leaf column.
 struct ColumnValues {
   PhysicalType type = PhysicalType::kInt32;
@@ -38,7 +42,7 @@ struct ColumnValues {
   Buffer data;                    // BYTE_ARRAY payload
 
   // Byte width of one fixed-width value (0 for BYTE_ARRAY).
-  size_t width() const;
+  size_t width() const { return PhysicalTypeWidth(type, type_length); }
   bool is_byte_array() const { return type == PhysicalType::kByteArray; }
   // i-th BYTE_ARRAY value. Precondition: is_byte_array(), i < count.
   std::string_view binary(int64_t i) const {
@@ -66,6 +70,10 @@ struct ColumnData {
   std::vector<int16_t> def_levels;     // num_levels entries, empty when max_def == 0
   std::vector<int16_t> rep_levels;     // num_levels entries, empty when max_rep == 0
   ColumnValues values;                 // entries with def == max_def, in order
+
+  // Empties the slice (keeping capacity) to hold values of the leaf `d`; leaf_index is
+  // left as it is.
+  void Reset(const ColumnDescriptor& d);
 
   // For a flat column (max_rep == 0) whether row i is non-null.
   bool IsValid(int64_t i, int16_t max_def) const {

@@ -15,21 +15,6 @@ uint32_t LoadLE32(const uint8_t* p) {
          (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 
-// Bytes of one fixed-width value (0 for BYTE_ARRAY).
-int64_t ValueWidth(PhysicalType type, int32_t type_length) {
-  switch (type) {
-    case PhysicalType::kBoolean: return 1;
-    case PhysicalType::kInt32:
-    case PhysicalType::kFloat: return 4;
-    case PhysicalType::kInt64:
-    case PhysicalType::kDouble: return 8;
-    case PhysicalType::kInt96: return 12;
-    case PhysicalType::kFixedLenByteArray: return type_length;
-    case PhysicalType::kByteArray: return 0;
-  }
-  return 0;
-}
-
 // Cheap upper bound check before PLAIN decoding allocates: n values need at least this
 // many input bytes, so a lying count fails before any allocation.
 Status CheckPlainFits(PhysicalType type, int64_t width, int64_t n, size_t available) {
@@ -218,13 +203,7 @@ Status ColumnChunkReader::Start(io::RandomAccessFile* file, int64_t offset, int6
   has_levels_ = descr.max_def > 0 || descr.max_rep > 0;
   dict_.Clear();
 
-  pending_.descr = &descr;
-  pending_.num_levels = 0;
-  pending_.def_levels.clear();
-  pending_.rep_levels.clear();
-  pending_.values.Clear();
-  pending_.values.type = descr.physical_type;
-  pending_.values.type_length = descr.type_length;
+  pending_.Reset(descr);
   pending_levels_ = 0;
   consumed_ = {};
   measured_ = {};
@@ -487,13 +466,8 @@ void ColumnChunkReader::TakeRows(int64_t rows, ColumnData* out) {
   rows_taken_ += rows;
   if (consumed_.level == pending_levels_) {
     // Fully consumed: restart the buffer (its capacity is kept).
-    pending_.def_levels.clear();
-    pending_.rep_levels.clear();
-    pending_.values.Clear();
-    pending_.values.type = descr_->physical_type;
-    pending_.values.type_length = descr_->type_length;
+    pending_.Reset(*descr_);
     pending_levels_ = 0;
-    pending_.num_levels = 0;
     consumed_ = {};
     measured_ = {};
   }
@@ -543,7 +517,7 @@ Status ColumnChunkReader::ReadDictionaryPage(const PageHeader& header, ByteView 
   }
   LITHIFY_ASSIGN_OR_RETURN(ByteView data, Decompressed(page, header.uncompressed_page_size));
   PhysicalType type = descr_->physical_type;
-  int64_t width = ValueWidth(type, descr_->type_length);
+  int64_t width = static_cast<int64_t>(PhysicalTypeWidth(type, descr_->type_length));
   LITHIFY_RETURN_NOT_OK(CheckPlainFits(type, width, dh.num_values, data.size()));
   dict_.Clear();
   dict_.type = type;
@@ -665,7 +639,7 @@ Status ColumnChunkReader::DecodeValues(Encoding encoding, ByteView in, int64_t n
   ColumnValues& v = pending_.values;
   PhysicalType type = descr_->physical_type;
   int32_t type_length = descr_->type_length;
-  int64_t width = ValueWidth(type, type_length);
+  int64_t width = static_cast<int64_t>(PhysicalTypeWidth(type, type_length));
   bool is_ba = type == PhysicalType::kByteArray;
   if (is_ba && v.offsets.empty()) v.offsets.push_back(0);
   switch (encoding) {

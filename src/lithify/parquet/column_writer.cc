@@ -67,14 +67,7 @@ ColumnChunkWriter::ColumnChunkWriter(const ColumnDescriptor& descr,
       def_encoder_(BitWidth(static_cast<uint64_t>(descr.max_def))),
       rep_encoder_(BitWidth(static_cast<uint64_t>(descr.max_rep))),
       stats_(*descr.element, options.max_statistics_size) {
-  switch (type_) {
-    case PhysicalType::kBoolean: value_width_ = 1; break;
-    case PhysicalType::kInt32: case PhysicalType::kFloat: value_width_ = 4; break;
-    case PhysicalType::kInt64: case PhysicalType::kDouble: value_width_ = 8; break;
-    case PhysicalType::kInt96: value_width_ = 12; break;
-    case PhysicalType::kFixedLenByteArray: value_width_ = descr.type_length; break;
-    case PhysicalType::kByteArray: value_width_ = 0; break;
-  }
+  value_width_ = static_cast<int32_t>(PhysicalTypeWidth(type_, descr.type_length));
   ResetChunk();
 }
 

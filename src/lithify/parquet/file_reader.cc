@@ -129,13 +129,7 @@ class RowGroupStreamImpl final : public RowGroupStream {
       ColumnData& c = out->columns[i];
       const ColumnDescriptor& descr = schema_.leaf(leaves_[i]);
       c.leaf_index = leaves_[i];
-      c.descr = &descr;
-      c.num_levels = 0;
-      c.def_levels.clear();
-      c.rep_levels.clear();
-      c.values.Clear();
-      c.values.type = descr.physical_type;
-      c.values.type_length = descr.type_length;
+      c.Reset(descr);
     }
     if (remaining_ == 0) {
       if (finished_) return false;

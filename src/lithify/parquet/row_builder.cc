@@ -415,7 +415,7 @@ Status RowBatchBuilder::EmitLeaf(int node, const Value& v, int16_t def, int16_t 
     }
     case PhysicalType::kFixedLenByteArray:
     case PhysicalType::kInt96: {
-      const int32_t width = d.physical_type == PhysicalType::kInt96 ? 12 : d.type_length;
+      const auto width = static_cast<int32_t>(PhysicalTypeWidth(d.physical_type, d.type_length));
       if (IsDecimal(e) && d.physical_type == PhysicalType::kFixedLenByteArray) {
         __int128 u;
         LITHIFY_RETURN_NOT_OK(check_decimal(&u));

@@ -17,6 +17,7 @@
 #include <limits>
 #include <optional>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 
 namespace lithify::parquet {
@@ -48,24 +49,10 @@ constexpr int32_t kMaxDecimalScale = 1000;
 // Significant bytes of a binary DECIMAL we convert (about 1200 decimal digits).
 constexpr size_t kMaxDecimalBytes = 512;
 
-size_t PhysicalWidth(PhysicalType t, int32_t type_length) {
-  switch (t) {
-    case PhysicalType::kBoolean: return 1;
-    case PhysicalType::kInt32: return 4;
-    case PhysicalType::kInt64: return 8;
-    case PhysicalType::kInt96: return 12;
-    case PhysicalType::kFloat: return 4;
-    case PhysicalType::kDouble: return 8;
-    case PhysicalType::kByteArray: return 0;
-    case PhysicalType::kFixedLenByteArray: return type_length > 0 ? type_length : 0;
-  }
-  return 0;
-}
-
 ValueFormat PhysicalFormat(PhysicalType t, int32_t type_length) {
   ValueFormat f;
   f.physical = t;
-  f.width = PhysicalWidth(t, type_length);
+  f.width = PhysicalTypeWidth(t, type_length);
   switch (t) {
     case PhysicalType::kBoolean: f.kind = ValueKind::kBoolean; break;
     case PhysicalType::kInt32: f.kind = ValueKind::kInt32; break;
@@ -373,15 +360,6 @@ float HalfToFloat(uint16_t h) {
   return negative ? -v : v;
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) {  // b > 0
-  int64_t q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-int64_t FloorMod(int64_t a, int64_t b) {  // b > 0; result in [0, b)
-  int64_t r = a % b;
-  return r < 0 ? r + b : r;
-}
-
 // Writes the low `width` decimal digits of `v`, zero-padded, to out[0, width).
 void WriteDigits(uint64_t v, int width, char* out) {
   for (int i = width - 1; i >= 0; --i) {
@@ -390,19 +368,10 @@ void WriteDigits(uint64_t v, int width, char* out) {
   }
 }
 
-// Proleptic Gregorian civil date of `days` since 1970-01-01 (H. Hinnant's algorithm).
-// Years outside 0..9999 print with a leading '-' (astronomical numbering) or with more
-// than 4 digits.
+// Proleptic Gregorian civil date of `days` since 1970-01-01. Years outside 0..9999 print
+// with a leading '-' (astronomical numbering) or with more than 4 digits.
 void AppendDate(int64_t days, std::string* out) {
-  const int64_t z = days + 719468;
-  const int64_t era = FloorDiv(z, 146097);
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const auto [y, m, d] = CivilFromDays(days);
   if (y >= 0 && y <= 9999) {  // the common case, without a format-string parse
     char buf[10];
     WriteDigits(static_cast<uint64_t>(y), 4, buf);
@@ -471,9 +440,7 @@ void AppendDateTime(int64_t days, uint64_t second_of_day, uint64_t fraction, int
 
 void AppendTimestamp(int64_t v, TimeUnit unit, bool utc, std::string* out) {
   const UnitInfo u = Unit(unit);
-  const int64_t per_day = u.per_second * 86400;
-  const int64_t days = FloorDiv(v, per_day);
-  const int64_t rem = FloorMod(v, per_day);
+  const auto [days, rem] = SplitDays(v, u.per_second * kSecondsPerDay);
   AppendDateTime(days, static_cast<uint64_t>(rem / u.per_second),
                  static_cast<uint64_t>(rem % u.per_second) * u.fraction_scale, u.digits, utc,
                  out);
@@ -483,14 +450,12 @@ void AppendTimestamp(int64_t v, TimeUnit unit, bool utc, std::string* out) {
 // Kept apart (never combined into one int64) because Spark writes dates whose
 // nanoseconds since the epoch overflow 64 bits.
 void AppendInt96Timestamp(const uint8_t* p, std::string* out) {
-  constexpr int64_t kNanosPerDay = int64_t{86400} * 1000000000;
-  constexpr int64_t kJulianEpochDay = 2440588;
   int64_t nanos;
   uint32_t julian;
   std::memcpy(&nanos, p, 8);
   std::memcpy(&julian, p + 8, 4);
-  int64_t days = static_cast<int64_t>(julian) - kJulianEpochDay + FloorDiv(nanos, kNanosPerDay);
-  int64_t rem = FloorMod(nanos, kNanosPerDay);
+  const auto [day_carry, rem] = SplitDays(nanos, kNanosPerDay);
+  const int64_t days = static_cast<int64_t>(julian) - kJulianDayOfEpoch + day_carry;
   AppendDateTime(days, static_cast<uint64_t>(rem / 1000000000),
                  static_cast<uint64_t>(rem % 1000000000), 9, true, out);
 }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "lithify/base/macros.h"
+#include "lithify/parquet/bit_util.h"
 
 namespace lithify::parquet::thrift {
 namespace {
@@ -14,12 +15,8 @@ static_assert(std::endian::native == std::endian::little,
 
 constexpr uint8_t kMaxWireType = static_cast<uint8_t>(WireType::kUuid);
 
-uint64_t ZigZagEncode(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t ZigZagDecode(uint64_t v) {
-  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-}
+using bit_util::ZigzagEncode;
+int64_t ZigzagDecode(uint64_t v) { return static_cast<int64_t>(bit_util::ZigzagDecode(v)); }
 
 // The fewest bytes one encoded element of `t` can occupy; used to bound element counts
 // by the bytes that remain before anything is allocated or looped over.
@@ -140,7 +137,7 @@ Status CompactReader::ReadI16(int16_t* v) {
   uint64_t raw;
   LITHIFY_RETURN_NOT_OK(ReadVarint(&raw, 3));
   if (raw > 0xFFFF) return Status::Corruption("thrift: i16 out of range at byte {}", pos_);
-  *v = static_cast<int16_t>(ZigZagDecode(raw));
+  *v = static_cast<int16_t>(ZigzagDecode(raw));
   return Status::OK();
 }
 
@@ -148,14 +145,14 @@ Status CompactReader::ReadI32(int32_t* v) {
   uint64_t raw;
   LITHIFY_RETURN_NOT_OK(ReadVarint(&raw, 5));
   if (raw > 0xFFFFFFFFu) return Status::Corruption("thrift: i32 out of range at byte {}", pos_);
-  *v = static_cast<int32_t>(ZigZagDecode(raw));
+  *v = static_cast<int32_t>(ZigzagDecode(raw));
   return Status::OK();
 }
 
 Status CompactReader::ReadI64(int64_t* v) {
   uint64_t raw;
   LITHIFY_RETURN_NOT_OK(ReadVarint(&raw, 10));
-  *v = ZigZagDecode(raw);
+  *v = ZigzagDecode(raw);
   return Status::OK();
 }
 
@@ -316,16 +313,7 @@ Status CompactReader::Charge(size_t bytes) {
 // ---------------------------------------------------------------------------------
 // CompactWriter
 
-void CompactWriter::WriteVarint(uint64_t v) {
-  uint8_t tmp[10];
-  size_t n = 0;
-  while (v >= 0x80) {
-    tmp[n++] = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  tmp[n++] = static_cast<uint8_t>(v);
-  out_->Append(tmp, n);
-}
+void CompactWriter::WriteVarint(uint64_t v) { bit_util::AppendUleb128(v, out_); }
 
 void CompactWriter::WriteStructBegin() { last_field_id_.push_back(0); }
 
@@ -383,9 +371,9 @@ void CompactWriter::WriteEmptyStructField(int16_t id) {
 }
 
 void CompactWriter::WriteI8(int8_t v) { out_->PushBack(static_cast<uint8_t>(v)); }
-void CompactWriter::WriteI16(int16_t v) { WriteVarint(ZigZagEncode(v) & 0xFFFF); }
-void CompactWriter::WriteI32(int32_t v) { WriteVarint(ZigZagEncode(v) & 0xFFFFFFFFu); }
-void CompactWriter::WriteI64(int64_t v) { WriteVarint(ZigZagEncode(v)); }
+void CompactWriter::WriteI16(int16_t v) { WriteVarint(ZigzagEncode(v) & 0xFFFF); }
+void CompactWriter::WriteI32(int32_t v) { WriteVarint(ZigzagEncode(v) & 0xFFFFFFFFu); }
+void CompactWriter::WriteI64(int64_t v) { WriteVarint(ZigzagEncode(v)); }
 void CompactWriter::WriteDouble(double v) { out_->AppendValue(v); }
 // 1/2 as the reference implementations write (the reader also accepts 0 for false).
 void CompactWriter::WriteBoolElement(bool v) { out_->PushBack(v ? 1 : 2); }

@@ -1,0 +1,79 @@
+// Proleptic Gregorian calendar arithmetic on days since 1970-01-01 (UTC), after
+// Howard Hinnant's "chrono-compatible low-level date algorithms": years are counted in
+// 400-year eras that start on March 1st, so the leap day is the last day of a shifted
+// year. Exact over the whole range where `days + 719468` does not overflow.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace lithify {
+
+inline constexpr int64_t kSecondsPerDay = 86400;
+inline constexpr int64_t kMillisPerDay = kSecondsPerDay * 1000;
+inline constexpr int64_t kMicrosPerDay = kSecondsPerDay * 1000000;
+inline constexpr int64_t kNanosPerDay = kSecondsPerDay * 1000000000;
+// Julian day number of 1970-01-01 (INT96 timestamps count days from the Julian epoch).
+inline constexpr int64_t kJulianDayOfEpoch = 2440588;
+
+// Division rounding toward negative infinity, and its remainder in [0, b). b > 0.
+constexpr int64_t FloorDiv(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+constexpr int64_t FloorMod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r < 0 ? r + b : r;
+}
+
+struct CivilDate {
+  int64_t year;    // astronomical numbering: 0 is 1 BC, -1 is 2 BC
+  unsigned month;  // 1..12
+  unsigned day;    // 1..31
+  friend constexpr bool operator==(const CivilDate&, const CivilDate&) = default;
+};
+
+// Days since 1970-01-01 of year-month-day. `month` in 1..12 and `day` in 1..31 (a day
+// past the end of its month counts on into the next month).
+constexpr int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day) {
+  year -= month <= 2 ? 1 : 0;
+  const int64_t era = FloorDiv(year, 400);
+  const int64_t yoe = year - era * 400;                        // [0, 399]
+  const int64_t mp = (static_cast<int64_t>(month) + 9) % 12;  // March = 0
+  const int64_t doy = (153 * mp + 2) / 5 + day - 1;            // [0, 365]
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;   // [0, 146096]
+  return era * 146097 + doe - 719468;
+}
+
+// Inverse of DaysFromCivil.
+constexpr CivilDate CivilFromDays(int64_t days) {
+  const int64_t z = days + 719468;
+  const int64_t era = FloorDiv(z, 146097);
+  const int64_t doe = z - era * 146097;                                      // [0, 146096]
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               // [0, 365]
+  const int64_t mp = (5 * doy + 2) / 153;                                    // [0, 11]
+  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  return {yoe + era * 400 + (month <= 2 ? 1 : 0), static_cast<unsigned>(month),
+          static_cast<unsigned>(day)};
+}
+
+// A count of `per_day` ticks since the epoch split into whole days (rounded toward
+// negative infinity) and the ticks into that day, in [0, per_day).
+struct DayTime {
+  int64_t days;
+  int64_t time_of_day;
+};
+constexpr DayTime SplitDays(int64_t ticks, int64_t per_day) {
+  return {FloorDiv(ticks, per_day), FloorMod(ticks, per_day)};
+}
+
+// "YYYY-MM-DD", the year as fmt's "{:04}" writes it (so year -1 is "-001", 12345 is
+// "12345").
+std::string IsoDateText(int64_t days);
+// "YYYY-MM-DDTHH:MM:SS.ffffff" (always six fraction digits) of microseconds since the
+// epoch, with a trailing "Z" when `utc`.
+std::string IsoTimestampMicrosText(int64_t micros, bool utc);
+
+}  // namespace lithify
