@@ -39,11 +39,9 @@ const knownGaps = {
   'delta-kernel-rs:data-reader-partition-values/delta':
     'timestamp partition value written without zone in the writer session zone (PST); the '
     + 'protocol and lithify read it as UTC, expected/ holds the PST instant (kernel-rs skips it too)',
-  'delta-kernel-rs:canonicalized-paths-normal-a/delta': 'absolute add paths outside the table root are refused by Snapshot::Load (log-only table)',
-  'delta-kernel-rs:canonicalized-paths-normal-b/delta': 'absolute add paths outside the table root are refused by Snapshot::Load (log-only table)',
-  'delta-kernel-rs:canonicalized-paths-special-a/delta': 'absolute add paths outside the table root are refused by Snapshot::Load (log-only table)',
-  'delta-kernel-rs:canonicalized-paths-special-b/delta': 'absolute add paths outside the table root are refused by Snapshot::Load (log-only table)',
-  'delta-kernel-rs:data-reader-absolute-paths-escaped-chars/delta': 'add paths outside the table root are refused by Snapshot::Load',
+  'delta-kernel-rs:data-reader-absolute-paths-escaped-chars/delta':
+    'its version-0 add ("..//Users/.../foo.snappy.parquet") is live and lies outside the table root, which '
+    + 'Snapshot::Load refuses by design (Corruption naming it); the log also has no metaData action',
 };
 
 // ---- README §2 parsing ----

@@ -499,5 +499,40 @@ TEST(MalformedLogTest, AddPathsEscapingTheRootAreCorruption) {
   EXPECT_TRUE(found);
 }
 
+// Reconciliation compares canonical paths: an add outside the root that a newer remove
+// cancels (under any spelling: /x, file:/x, file:///x, ../x) is not live, so the load
+// succeeds; the same add left live is still Corruption.
+TEST(MalformedLogTest, RemovedPathsOutsideTheRootAreReconciledCanonically) {
+  struct Case { std::string add; std::string remove; };
+  const Case cases[] = {
+      {"/some/abs/path", "file:/some/abs/path"},
+      {"/some/abs/path", "file:///some/abs/path"},
+      {"/some/with%20space/p@%23h", "file:///some/with%20space/p@%23h"},
+      {"file:/some/abs/path", "/some/abs/path"},
+      {"../outside.parquet", "<parent>/outside.parquet"},  // resolved against the root
+      {"s3://bucket/x.parquet", "s3://bucket/x.parquet"},
+  };
+  auto fs = io::NewLocalFileSystem();
+  for (Case c : cases) {
+    TempTable t(DeltaRsTable(kSimple));
+    const std::string parent = fsys::path(t.root()).parent_path().string();
+    if (c.remove.rfind("<parent>", 0) == 0) c.remove = parent + c.remove.substr(8);
+    SCOPED_TRACE(c.add + " / " + c.remove);
+    auto before = Snapshot::Load(fs.get(), t.root());  // v4: before the add
+    ASSERT_TRUE(before.ok()) << before.status().ToString();
+    WriteAll(t.log("00000000000000000005.json"),
+             "{\"add\":{\"path\":\"" + c.add +
+                 "\",\"partitionValues\":{},\"size\":1,\"modificationTime\":1,\"dataChange\":true}}\n");
+    WriteAll(t.log("00000000000000000006.json"),
+             "{\"remove\":{\"path\":\"" + c.remove + "\",\"deletionTimestamp\":2,\"dataChange\":true}}\n");
+    auto snap = Snapshot::Load(fs.get(), t.root());
+    ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+    EXPECT_EQ((*snap)->files().size(), (*before)->files().size());
+    for (const auto& f : (*snap)->files()) EXPECT_EQ(f.path.find("outside"), std::string::npos);
+    ExpectError(LoadStatus(t.root(), VersionSpec::AtVersion(5)), StatusCode::kCorruption,
+                {"_delta_log/00000000000000000005.json", "the table root"});
+  }
+}
+
 }  // namespace
 }  // namespace lithify::delta

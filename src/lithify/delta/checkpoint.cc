@@ -1,6 +1,7 @@
 // Checkpoint reading: direct extraction, or canonical JSON rendering (see checkpoint.h).
 #include "lithify/delta/checkpoint.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "lithify/base/macros.h"
@@ -63,7 +64,19 @@ Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const 
 
 Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
                              bool read_stats) {
-  LITHIFY_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(fs, path));
+  return ReadParquetCheckpoint(fs, path, sink, read_stats, nullptr);
+}
+
+Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
+                             bool read_stats, const std::function<void(int64_t)>& on_rows) {
+  LITHIFY_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(path));
+  const uint64_t file_size = file->size();
+  LITHIFY_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(file)));
+  if (on_rows) {
+    // The footer's count is only a hint: a hostile footer must not make the caller
+    // reserve gigabytes, and no real checkpoint row takes fewer than 8 bytes.
+    on_rows(std::clamp<int64_t>(reader->metadata().num_rows, 0, static_cast<int64_t>(file_size / 8)));
+  }
   auto extractor = CheckpointExtractor::Make(reader->schema(), read_stats);
   if (extractor == nullptr) {
     // No action columns, or a shape only the generic rendering handles.

@@ -41,6 +41,11 @@ Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const 
 Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
                              bool read_stats);
 
+// As above; `on_rows`, when set, is called once with the file's row count (from the
+// footer) before the first action, so that callers can size their containers.
+Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
+                             bool read_stats, const std::function<void(int64_t)>& on_rows);
+
 // The rendering path (reference / fallback): same contract, whole row groups at a time.
 Status ReadParquetCheckpointRendered(io::FileSystem* fs, const std::string& path,
                                      const ActionSink& sink);

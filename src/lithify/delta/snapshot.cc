@@ -38,12 +38,66 @@ bool Contains(const std::string_view (&list)[N], std::string_view name) {
   return std::find(std::begin(list), std::end(list), name) != std::end(list);
 }
 
-std::string FileKey(const std::string& path, const std::string& dv_id) {
-  std::string k = path;
-  k.push_back('\0');
-  k += dv_id;
-  return k;
-}
+// The set of reconciliation keys (path, DV unique id) seen in commits. Open addressing
+// over a power-of-two table of (64-bit hash, key index) slots: a checkpoint lookup (one
+// per checkpoint file, nearly all misses) costs one hash of the path and usually one
+// slot probe, without touching the key strings unless the full hashes agree.
+class FileKeySet {
+ public:
+  // Inserts (path, dv_id); false when it was already present.
+  bool Insert(std::string_view path, std::string_view dv_id) {
+    if ((keys_.size() + 1) * 2 > slots_.size()) Grow();
+    const uint64_t h = Hash(path, dv_id);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.index == 0) {
+        keys_.emplace_back(std::string(path), std::string(dv_id));
+        s = Slot{h, static_cast<uint32_t>(keys_.size())};
+        return true;
+      }
+      if (s.hash == h && Equal(s.index, path, dv_id)) return false;
+    }
+  }
+  bool Contains(std::string_view path, std::string_view dv_id) const {
+    if (keys_.empty()) return false;
+    const uint64_t h = Hash(path, dv_id);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.index == 0) return false;
+      if (s.hash == h && Equal(s.index, path, dv_id)) return true;
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t index = 0;  // 1 + index into keys_; 0 = empty
+  };
+  static uint64_t Hash(std::string_view path, std::string_view dv_id) {
+    uint64_t h = std::hash<std::string_view>()(path);
+    if (!dv_id.empty()) h ^= std::hash<std::string_view>()(dv_id) * 0x9e3779b97f4a7c15ull + 0x7f4a7c15;
+    return h;
+  }
+  bool Equal(uint32_t index, std::string_view path, std::string_view dv_id) const {
+    const auto& k = keys_[index - 1];
+    return k.first == path && k.second == dv_id;
+  }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(64, old.size() * 2), Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.index == 0) continue;
+      size_t i = s.hash & mask_;
+      while (slots_[i].index != 0) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  std::vector<std::pair<std::string, std::string>> keys_;
+};
 
 // Whether RelativizeDataPath(root, p) == p for any root: no scheme (no ':'), no percent
 // escape, not absolute, and no empty, "." or ".." segment. Almost every path a writer
@@ -62,17 +116,107 @@ bool IsPlainRelativePath(std::string_view p) {
   return true;
 }
 
+// Whether RelativizeDataPath failed because the path lies outside the table root (as
+// opposed to a malformed escape or a path naming no file).
+bool IsOutsideRoot(const Status& st) {
+  const std::string& m = st.message();
+  return m.find("outside the table root") != std::string::npos ||
+         m.find("escapes the table root") != std::string::npos;
+}
+
+// The reconciliation key of a path outside the table root (RelativizeDataPath refused it
+// as outside). `/x/y`, `file:/x/y`, `file:///x/y` and `file://localhost/x/y` all become
+// the decoded absolute path "/x/y", and a relative path with ".." segments is resolved
+// against the root, with "." and empty segments dropped; other schemes (s3://...) keep
+// their decoded URI. In-root keys are relative (never start with '/', contain no ".."
+// segment and no scheme), so the two kinds cannot collide.
+std::string OutsideRootKey(std::string_view root, std::string_view uri) {
+  std::string_view p = uri;
+  bool absolute = false;
+  if (p.substr(0, 5) == "file:") {
+    p.remove_prefix(5);
+    if (p.substr(0, 2) == "//") {
+      size_t slash = p.find('/', 2);
+      p = slash == std::string_view::npos ? std::string_view() : p.substr(slash);
+    }
+    absolute = true;
+  } else if (!p.empty() && p.front() == '/') {
+    absolute = true;
+  } else {
+    size_t colon = p.find(':'), slash = p.find('/');
+    if (colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash)) {
+      auto decoded = DecodeActionPath(p);  // another scheme: the URI itself
+      return decoded.ok() ? *decoded : std::string(uri);
+    }
+  }
+  auto decoded = DecodeActionPath(p);
+  std::string full = decoded.ok() ? std::move(decoded).value() : std::string(p);
+  if (!absolute) full = std::string(root) + "/" + full;
+  std::vector<std::string_view> segs;
+  size_t pos = 0;
+  while (pos <= full.size()) {
+    size_t end = full.find('/', pos);
+    if (end == std::string::npos) end = full.size();
+    std::string_view seg(full.data() + pos, end - pos);
+    if (seg == "..") {
+      if (!segs.empty()) segs.pop_back();
+    } else if (!seg.empty() && seg != ".") {
+      segs.push_back(seg);
+    }
+    pos = end + 1;
+  }
+  std::string key;
+  for (std::string_view seg : segs) {
+    key.push_back('/');
+    key.append(seg);
+  }
+  return key.empty() ? std::string("/") : key;
+}
+
 // Sorts by (path, DV unique id). FileEntry is a large struct: sorting an index and
 // applying the permutation in place moves each entry about once instead of
 // O(log n) times, without a second copy of the list.
 void SortFiles(std::vector<table::FileEntry>* files) {
   std::vector<table::FileEntry>& f = *files;
-  std::vector<uint32_t> order(f.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    int c = f[a].path.compare(f[b].path);
-    return c != 0 ? c < 0 : f[a].dv_unique_id() < f[b].dv_unique_id();
+  if (f.size() < 2) return;
+  // The comparisons go by 24 bytes of each path after the prefix all paths share (often
+  // "date=" or a partition directory), held big-endian in the sort keys, so that most
+  // never touch the entries; only ties compare the whole paths and DV ids.
+  size_t lcp = f[0].path.size();
+  for (size_t i = 1; i < f.size() && lcp > 0; ++i) {
+    const std::string& p = f[i].path;
+    size_t k = 0, m = std::min(lcp, p.size());
+    while (k < m && p[k] == f[0].path[k]) ++k;
+    lcp = k;
+  }
+  struct Key {
+    uint64_t w[3];
+    uint32_t index;
+  };
+  auto word = [](const std::string& p, size_t off) {
+    uint64_t w = 0;
+    for (size_t b = 0; b < 8; ++b) w = (w << 8) | (off + b < p.size() ? static_cast<unsigned char>(p[off + b]) : 0u);
+    return w;
+  };
+  std::vector<Key> keys(f.size());
+  for (size_t i = 0; i < f.size(); ++i) {
+    const std::string& p = f[i].path;
+    keys[i] = Key{{word(p, lcp), word(p, lcp + 8), word(p, lcp + 16)}, static_cast<uint32_t>(i)};
+  }
+  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+    for (int w = 0; w < 3; ++w) {
+      if (a.w[w] != b.w[w]) return a.w[w] < b.w[w];
+    }
+    // Equal words: the paths agree on those bytes (a shorter path reads as padded with
+    // NUL, which only ties here and is ordered by the full comparison).
+    const table::FileEntry& x = f[a.index];
+    const table::FileEntry& y = f[b.index];
+    int c = x.path.compare(y.path);
+    return c != 0 ? c < 0 : x.dv_unique_id() < y.dv_unique_id();
   });
+  std::vector<uint32_t> order(f.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = keys[i].index;
+  std::vector<Key>().swap(keys);
   // Position i must receive f[order[i]]; follow each cycle once.
   for (size_t i = 0; i < order.size(); ++i) {
     if (order[i] == i) continue;
@@ -159,17 +303,26 @@ class SnapshotBuilder {
       }
       return Apply(std::move(a), /*from_checkpoint=*/true);
     };
+    // Nearly every checkpoint row of a large table is a live add: size the live list
+    // from the footer's row count once instead of growing it (each growth moves every
+    // FileEntry and briefly holds two copies of the list).
+    auto reserve = [&](int64_t rows) {
+      auto& files = snap_->files_;
+      size_t want = files.size() + static_cast<size_t>(std::max<int64_t>(rows, 0));
+      if (want > files.capacity()) files.reserve(std::max(want, files.capacity() + files.capacity() / 2));
+    };
+    const bool read_stats = options_.stats != StatsMode::kNone;
     for (const LogFile& part : snap_->segment_.checkpoint) {
       if (part.name.type == LogFileType::kCheckpointUuidJson) {
         LITHIFY_RETURN_NOT_OK(ReadJsonCheckpoint(snap_->fs_, part.path, sink));
       } else {
-        LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, part.path, sink, options_.stats != StatsMode::kNone));
+        LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, part.path, sink, read_stats, reserve));
       }
     }
     // "V2 Spec": file actions may live in sidecars under _delta_log/_sidecars.
     for (const Sidecar& s : sidecars) {
       LITHIFY_ASSIGN_OR_RETURN(std::string path, SidecarPath(s));
-      LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, path, sink, options_.stats != StatsMode::kNone));
+      LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, path, sink, read_stats, reserve));
     }
     return Status::OK();
   }
@@ -212,33 +365,40 @@ class SnapshotBuilder {
   // Whether (path, dv) is the newest reference to its logical file. Commit keys are
   // remembered; checkpoint keys are unique and only checked.
   bool FirstSighting(const std::string& path, const std::string& dv_id, bool from_checkpoint) {
-    // Checkpoint lookups (one per checkpoint file, mostly misses) go by path first, so
-    // they neither build the composite key nor hash the DV id.
-    if (from_checkpoint) {
-      if (seen_paths_.find(std::string_view(path)) == seen_paths_.end()) return true;
-      return seen_.count(FileKey(path, dv_id)) == 0;
-    }
-    seen_paths_.insert(path);
-    return seen_.insert(FileKey(path, dv_id)).second;
+    if (from_checkpoint) return !seen_.Contains(path, dv_id);
+    return seen_.Insert(path, dv_id);
   }
 
   Status ApplyAdd(AddFile&& a, bool from_checkpoint) {
     std::string path;
-    if (IsPlainRelativePath(a.path)) {
-      path = a.path;  // RelativizeDataPath would return it unchanged; skip its copies
-    } else {
-      LITHIFY_ASSIGN_OR_RETURN_CTX(path, RelativizeDataPath(snap_->table_root_, a.path), "add");
-    }
     std::string dv_id = a.deletion_vector ? a.deletion_vector->UniqueId() : std::string();
+    const bool plain = IsPlainRelativePath(a.path);
+    if (plain) {
+      path = std::move(a.path);  // RelativizeDataPath would return it unchanged; skip its copies
+    } else {
+      auto rel = RelativizeDataPath(snap_->table_root_, a.path);
+      if (!rel.ok()) {
+        if (!IsOutsideRoot(rel.status())) return rel.status().WithContext("add");
+        // A file outside the table root is refused only when it is live: replay is
+        // newest-first, so an add seen first is live; one removed (or re-added) by a
+        // newer action under any canonical spelling of its path is not.
+        if (!FirstSighting(OutsideRootKey(snap_->table_root_, a.path), dv_id, from_checkpoint)) {
+          return Status::OK();
+        }
+        return rel.status().WithContext("add");
+      }
+      path = std::move(rel).value();
+    }
     if (!FirstSighting(path, dv_id, from_checkpoint)) return Status::OK();
-    table::FileEntry f;
+    // Built in place (a FileEntry is ~450 bytes); on error the load fails as a whole.
+    table::FileEntry& f = snap_->files_.emplace_back();
     f.path = std::move(path);
     f.size = a.size;
     f.modification_time_ms = a.modification_time;
     f.partition_values = std::move(a.partition_values);
     std::optional<std::string>& stats = a.stats ? a.stats : a.stats_parsed;
     if (stats && options_.stats == StatsMode::kParsed) {
-      LITHIFY_ASSIGN_OR_RETURN_CTX(f.stats, ParseStats(*stats), "add '{}'", a.path);
+      LITHIFY_ASSIGN_OR_RETURN_CTX(f.stats, ParseStats(*stats), "add '{}'", plain ? f.path : a.path);
     } else if (stats && options_.stats == StatsMode::kRaw) {
       f.stats.emplace().raw = std::move(*stats);
     }
@@ -247,21 +407,22 @@ class SnapshotBuilder {
     f.base_row_id = a.base_row_id;
     f.default_row_commit_version = a.default_row_commit_version;
     f.clustering_provider = std::move(a.clustering_provider);
-    snap_->files_.push_back(std::move(f));
     return Status::OK();
   }
 
   Status ApplyRemove(RemoveFile&& r, bool from_checkpoint) {
     auto rel = RelativizeDataPath(snap_->table_root_, r.path);
+    std::string dv_id = r.deletion_vector ? r.deletion_vector->UniqueId() : std::string();
     if (!rel.ok()) {
       // A tombstone for a file outside the table (canonicalized-paths golden tables,
-      // shallow clones) cannot cancel a live file here and VACUUM ignores such files;
-      // it is dropped rather than failing the load. Malformed escapes still fail.
-      if (rel.status().message().find("outside the table root") != std::string::npos) return Status::OK();
-      return rel.status().WithContext("remove");
+      // shallow clones) still cancels older adds of that file under its canonical key
+      // (`/x`, `file:/x` and `file:///x` are one file), but is not kept: VACUUM ignores
+      // files outside the table. Malformed escapes still fail.
+      if (!IsOutsideRoot(rel.status())) return rel.status().WithContext("remove");
+      FirstSighting(OutsideRootKey(snap_->table_root_, r.path), dv_id, from_checkpoint);
+      return Status::OK();
     }
     std::string path = std::move(rel).value();
-    std::string dv_id = r.deletion_vector ? r.deletion_vector->UniqueId() : std::string();
     if (!FirstSighting(path, dv_id, from_checkpoint)) return Status::OK();
     snap_->tombstones_.push_back(Tombstone{std::move(path), std::move(r)});
     return Status::OK();
@@ -309,13 +470,7 @@ class SnapshotBuilder {
   LoadOptions options_;
   std::optional<Protocol> protocol_;
   std::optional<Metadata> metadata_;
-  std::unordered_set<std::string> seen_;
-  // Paths of seen_'s keys, for allocation-free checkpoint misses (heterogeneous lookup).
-  struct PathHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view v) const { return std::hash<std::string_view>()(v); }
-  };
-  std::unordered_set<std::string, PathHash, std::equal_to<>> seen_paths_;
+  FileKeySet seen_;
   std::set<std::string> domains_seen_;
 };
 

@@ -82,7 +82,10 @@ class Snapshot {
   //    reconstructable one; a timestamp before the first or after the last commit.
   //  - Corruption: malformed commit lines ("_delta_log/<v>.json line 3: ..."), a gap in
   //    the commits, a checkpoint that cannot be read, no protocol or metaData in the
-  //    segment, a file path escaping the table root, malformed stats / DV descriptors.
+  //    segment, a live file whose path lies outside the table root (files are reconciled
+  //    by canonical path first: `/x`, `file:/x` and `file:///x` are one file, so an add
+  //    outside the root that a newer remove cancels is no error), malformed stats / DV
+  //    descriptors.
   //  - NotSupported: a reader version above 3, or a reader feature lithify does not
   //    implement (named in the message).
   static Result<std::shared_ptr<const Snapshot>> Load(io::FileSystem* fs, std::string table_root,
