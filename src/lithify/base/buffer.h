@@ -55,13 +55,15 @@ class Buffer {
     return b;
   }
 
-  uint8_t* data() { return data_; }
-  const uint8_t* data() const { return data_; }
+  // Never null, even when empty, so that `data() + 0` and memcpy/memcmp of zero bytes are
+  // well-defined (UBSan rejects a null pointer there even for a length of 0).
+  uint8_t* data() { return data_ != nullptr ? data_ : EmptyBytes(); }
+  const uint8_t* data() const { return data_ != nullptr ? data_ : EmptyBytes(); }
   size_t size() const { return size_; }
   size_t capacity() const { return capacity_; }
   bool empty() const { return size_ == 0; }
-  ByteView view() const { return {data_, size_}; }
-  std::span<uint8_t> mutable_view() { return {data_, size_}; }
+  ByteView view() const { return {data(), size_}; }
+  std::span<uint8_t> mutable_view() { return {data(), size_}; }
   uint8_t& operator[](size_t i) { return data_[i]; }
   uint8_t operator[](size_t i) const { return data_[i]; }
 
@@ -104,6 +106,10 @@ class Buffer {
   }
 
  private:
+  static uint8_t* EmptyBytes() {
+    alignas(16) static uint8_t empty[16] = {};  // never written: size() is 0 when used
+    return empty;
+  }
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
