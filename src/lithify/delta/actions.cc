@@ -20,22 +20,15 @@ using PartitionMap = std::map<std::string, std::optional<std::string>>;
 Result<std::optional<DeletionVectorDescriptor>> ParseDv(const Json& o) {
   const Json* f = json::Field(o, "deletionVector");
   if (f == nullptr) return std::optional<DeletionVectorDescriptor>();
-  DeletionVectorDescriptor dv;
   LITHIFY_ASSIGN_OR_RETURN(std::string st, json::ReqString(*f, "storageType"));
-  if (st.size() != 1) return Status::Corruption("deletionVector.storageType '{}' is not one character", st);
-  dv.storage_type = st[0];
-  LITHIFY_ASSIGN_OR_RETURN(dv.path_or_inline_dv, json::ReqString(*f, "pathOrInlineDv"));
+  LITHIFY_ASSIGN_OR_RETURN(std::string location, json::ReqString(*f, "pathOrInlineDv"));
   LITHIFY_ASSIGN_OR_RETURN(auto offset, json::OptInt(*f, "offset"));
   LITHIFY_ASSIGN_OR_RETURN(int64_t size, json::ReqInt(*f, "sizeInBytes"));
-  LITHIFY_ASSIGN_OR_RETURN(dv.cardinality, json::ReqInt(*f, "cardinality"));
-  LITHIFY_ASSIGN_OR_RETURN(dv.max_row_index, json::OptInt(*f, "maxRowIndex"));
-  auto fits_int32 = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
-  if (!fits_int32(size) || (offset && !fits_int32(*offset))) {
-    return Status::Corruption("deletionVector offset/sizeInBytes out of the 32-bit range");
-  }
-  dv.size_in_bytes = static_cast<int32_t>(size);
-  if (offset) dv.offset = static_cast<int32_t>(*offset);
-  LITHIFY_RETURN_NOT_OK(ValidateDescriptor(dv));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t cardinality, json::ReqInt(*f, "cardinality"));
+  LITHIFY_ASSIGN_OR_RETURN(auto max_row_index, json::OptInt(*f, "maxRowIndex"));
+  LITHIFY_ASSIGN_OR_RETURN(DeletionVectorDescriptor dv,
+                           MakeDescriptor(st, std::move(location), offset, size, cardinality,
+                                          max_row_index));
   return std::optional<DeletionVectorDescriptor>(std::move(dv));
 }
 

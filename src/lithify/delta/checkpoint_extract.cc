@@ -471,22 +471,15 @@ Result<std::optional<std::vector<std::string>>> Impl::List(const Field& f, int64
 Result<std::optional<DeletionVectorDescriptor>> Impl::Dv(const StructRef& s, const Field* f, int64_t r) {
   LITHIFY_ASSIGN_OR_RETURN(bool present, StructPresent(s, r));
   if (!present) return std::optional<DeletionVectorDescriptor>();
-  DeletionVectorDescriptor dv;
   LITHIFY_ASSIGN_OR_RETURN(std::string st, ReqString(f[0], r));
-  if (st.size() != 1) return Status::Corruption("deletionVector.storageType '{}' is not one character", st);
-  dv.storage_type = st[0];
-  LITHIFY_ASSIGN_OR_RETURN(dv.path_or_inline_dv, ReqString(f[1], r));
+  LITHIFY_ASSIGN_OR_RETURN(std::string location, ReqString(f[1], r));
   LITHIFY_ASSIGN_OR_RETURN(auto offset, Int(f[2], r));
   LITHIFY_ASSIGN_OR_RETURN(int64_t size, ReqInt(f[3], r));
-  LITHIFY_ASSIGN_OR_RETURN(dv.cardinality, ReqInt(f[4], r));
-  LITHIFY_ASSIGN_OR_RETURN(dv.max_row_index, Int(f[5], r));
-  auto fits_int32 = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
-  if (!fits_int32(size) || (offset && !fits_int32(*offset))) {
-    return Status::Corruption("deletionVector offset/sizeInBytes out of the 32-bit range");
-  }
-  dv.size_in_bytes = static_cast<int32_t>(size);
-  if (offset) dv.offset = static_cast<int32_t>(*offset);
-  LITHIFY_RETURN_NOT_OK(ValidateDescriptor(dv));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t cardinality, ReqInt(f[4], r));
+  LITHIFY_ASSIGN_OR_RETURN(auto max_row_index, Int(f[5], r));
+  LITHIFY_ASSIGN_OR_RETURN(DeletionVectorDescriptor dv,
+                           MakeDescriptor(st, std::move(location), offset, size, cardinality,
+                                          max_row_index));
   return std::optional<DeletionVectorDescriptor>(std::move(dv));
 }
 

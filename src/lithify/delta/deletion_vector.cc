@@ -109,6 +109,30 @@ DeletionVectorDescriptor DeletionVectorDescriptor::FromRef(const table::Deletion
   return d;
 }
 
+Result<DeletionVectorDescriptor> MakeDescriptor(std::string_view storage_type,
+                                                std::string path_or_inline_dv,
+                                                std::optional<int64_t> offset,
+                                                int64_t size_in_bytes, int64_t cardinality,
+                                                std::optional<int64_t> max_row_index) {
+  if (storage_type.size() != 1) {
+    return Status::Corruption("deletionVector.storageType '{}' is not one character",
+                              storage_type);
+  }
+  auto fits_int32 = [](int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; };
+  if (!fits_int32(size_in_bytes) || (offset && !fits_int32(*offset))) {
+    return Status::Corruption("deletionVector offset/sizeInBytes out of the 32-bit range");
+  }
+  DeletionVectorDescriptor dv;
+  dv.storage_type = storage_type[0];
+  dv.path_or_inline_dv = std::move(path_or_inline_dv);
+  if (offset) dv.offset = static_cast<int32_t>(*offset);
+  dv.size_in_bytes = static_cast<int32_t>(size_in_bytes);
+  dv.cardinality = cardinality;
+  dv.max_row_index = max_row_index;
+  LITHIFY_RETURN_NOT_OK(ValidateDescriptor(dv));
+  return dv;
+}
+
 Status ValidateDescriptor(const DeletionVectorDescriptor& dv) {
   switch (dv.storage_type) {
     case 'u':

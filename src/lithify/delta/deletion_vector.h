@@ -48,6 +48,15 @@ struct DeletionVectorDescriptor {
 // inline DV has no offset, a 'u' DV has at least the 20 UUID characters). Corruption.
 Status ValidateDescriptor(const DeletionVectorDescriptor& dv);
 
+// Builds a descriptor from the fields as the log stores them (a commit line's JSON object
+// or a checkpoint row's struct), then validates it: a one-character storage type,
+// offset and sizeInBytes within 32 bits, and ValidateDescriptor. Corruption otherwise.
+Result<DeletionVectorDescriptor> MakeDescriptor(std::string_view storage_type,
+                                                std::string path_or_inline_dv,
+                                                std::optional<int64_t> offset,
+                                                int64_t size_in_bytes, int64_t cardinality,
+                                                std::optional<int64_t> max_row_index);
+
 // Z85 (ZeroMQ RFC 32) decoding. Corruption for a length that is not a multiple of 5 or
 // a character outside the alphabet. A group above 2^32 keeps its low 32 bits, as
 // Delta's reader does (some writers pad that way).

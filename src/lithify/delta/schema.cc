@@ -1,4 +1,5 @@
 // Schema parsing, column mapping and partition value typing.
+#include "lithify/base/civil_time.h"
 #include "lithify/delta/schema.h"
 
 #include <fmt/format.h>
@@ -148,15 +149,6 @@ bool ParseInt(std::string_view s, T* out) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
 bool ParseDate(std::string_view s, int64_t* days) {
   // [-]YYYY-MM-DD (years may have more than 4 digits)
   size_t start = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
@@ -211,7 +203,7 @@ bool ParseTimestamp(std::string_view s, int64_t* micros) {
     t = {};
   }
   if (!t.empty()) return false;
-  int64_t secs = days * 86400 + h * 3600 + mi * 60 + se - offset_s;
+  int64_t secs = days * kSecondsPerDay + h * 3600 + mi * 60 + se - offset_s;
   *micros = secs * 1000000 + frac;
   return true;
 }
