@@ -28,6 +28,11 @@ using Runner = std::function<Status(const Context&)>;
 void RegisterParquetCommands(CLI::App& app, Runner* selected);
 // `scan`, `files`, `describe detail|history` (tools/cli/table_commands.cc).
 void RegisterTableCommands(CLI::App& app, Runner* selected);
+// Write side, one file each: create_alter.cc, append.cc, checkpoint.cc, delete.cc.
+void RegisterCreateAlterCommands(CLI::App& app, Runner* selected);
+void RegisterAppendCommand(CLI::App& app, Runner* selected);
+void RegisterCheckpointCommand(CLI::App& app, Runner* selected);
+void RegisterDeleteCommand(CLI::App& app, Runner* selected);
 
 // A usage error (exit code 2) raised after parsing, e.g. conflicting flags.
 template <typename... Args>

@@ -41,6 +41,10 @@ int Main(int argc, char** argv) {
   Runner selected;
   RegisterParquetCommands(app, &selected);
   RegisterTableCommands(app, &selected);
+  RegisterCreateAlterCommands(app, &selected);
+  RegisterAppendCommand(app, &selected);
+  RegisterDeleteCommand(app, &selected);
+  RegisterCheckpointCommand(app, &selected);
 
   try {
     app.parse(argc, argv);

@@ -13,6 +13,7 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kIOError: return "IO error";
     case StatusCode::kCancelled: return "Cancelled";
     case StatusCode::kInternal: return "Internal error";
+    case StatusCode::kConflict: return "Conflict";
   }
   return "Unknown";
 }

@@ -25,6 +25,7 @@ enum class StatusCode : int {
   kIOError,          // the storage failed; see retryable()
   kCancelled,
   kInternal,         // a bug in lithify
+  kConflict,         // a concurrent commit conflicts with this transaction (Delta's exception name leads the message)
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -64,6 +65,13 @@ class [[nodiscard]] Status {
   static Status Internal(fmt::format_string<Args...> f, Args&&... a) {
     return {StatusCode::kInternal, fmt::format(f, std::forward<Args>(a)...)};
   }
+  // A lost race that cannot be retried: `name` is Delta's exception class, e.g.
+  // "ConcurrentDeleteReadException"; the message reads "<name>: <detail>".
+  template <typename... Args>
+  static Status Conflict(std::string_view name, fmt::format_string<Args...> f, Args&&... a) {
+    return {StatusCode::kConflict,
+            fmt::format("{}: {}", name, fmt::format(f, std::forward<Args>(a)...))};
+  }
   template <typename... Args>
   static Status Cancelled(fmt::format_string<Args...> f, Args&&... a) {
     return {StatusCode::kCancelled, fmt::format(f, std::forward<Args>(a)...)};
@@ -81,6 +89,7 @@ class [[nodiscard]] Status {
   bool IsCorruption() const { return code_ == StatusCode::kCorruption; }
   bool IsNotSupported() const { return code_ == StatusCode::kNotSupported; }
   bool IsIOError() const { return code_ == StatusCode::kIOError; }
+  bool IsConflict() const { return code_ == StatusCode::kConflict; }
 
   // Returns a copy whose message is "context: message". OK stays OK.
   Status WithContext(std::string_view context) const;

@@ -1,0 +1,1 @@
+// transaction: implementation pending (work in progress).

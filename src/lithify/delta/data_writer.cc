@@ -1,0 +1,1 @@
+// data writer: implementation pending (work in progress).

@@ -1,0 +1,1 @@
+// DDL/create: implementation pending (work in progress).

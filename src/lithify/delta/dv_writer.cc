@@ -1,0 +1,1 @@
+// DV writer: implementation pending (work in progress).

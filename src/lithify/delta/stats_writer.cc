@@ -1,0 +1,1 @@
+// stats writer: implementation pending (work in progress).

@@ -1,0 +1,1 @@
+// Transaction: implementation pending (work in progress).

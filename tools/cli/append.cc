@@ -1,0 +1,11 @@
+#include "tools/cli/cli.h"
+
+namespace lithify::cli {
+
+// Pending: registers nothing yet.
+void RegisterAppendCommand(CLI::App& app, Runner* selected) {
+  (void)app;
+  (void)selected;
+}
+
+}  // namespace lithify::cli
