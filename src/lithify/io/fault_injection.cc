@@ -75,6 +75,17 @@ int64_t FaultInjectingFileSystem::calls(FsOp op) const {
   return calls_[static_cast<int>(op)];
 }
 
+void FaultInjectingFileSystem::CrashAfter(int64_t n, bool lands) {
+  std::lock_guard<std::mutex> lock(mu_);
+  crash_after_ = n;
+  crash_lands_ = lands;
+}
+
+int64_t FaultInjectingFileSystem::total_calls() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return total_calls_;
+}
+
 int64_t FaultInjectingFileSystem::fired() const {
   std::lock_guard<std::mutex> lock(mu_);
   return fired_;
@@ -84,6 +95,13 @@ FaultInjectingFileSystem::Decision FaultInjectingFileSystem::Decide(FsOp op,
                                                                     std::string_view path) {
   std::lock_guard<std::mutex> lock(mu_);
   ++calls_[static_cast<int>(op)];
+  ++total_calls_;
+  if (crash_after_ >= 0 && total_calls_ > crash_after_) {
+    ++fired_;
+    bool lands = crash_lands_ && total_calls_ == crash_after_ + 1 &&
+                 (op == FsOp::kPutIfAbsent || op == FsOp::kClose);
+    return {true, lands, Status::IOError("{}: simulated crash", path)};
+  }
   for (auto it = faults_.begin(); it != faults_.end(); ++it) {
     if (it->op != op || path.find(it->path_contains) == std::string_view::npos) continue;
     if (it->skip > 0) {

@@ -58,6 +58,14 @@ class FaultInjectingFileSystem final : public FileSystem {
   ~FaultInjectingFileSystem() override;
 
   void Inject(Fault fault);
+  // Simulates a crash of the writing process: the first `n` calls (of every operation,
+  // counted together) behave normally; call n+1 and every later call fail with IOError
+  // "simulated crash" without reaching the base, so nothing after the crash point lands.
+  // With `lands`, call n+1 itself still reaches the base when it is a PutIfAbsent or a
+  // Close (the crash came after the write but before its reply). CrashAfter(-1) disarms.
+  void CrashAfter(int64_t n, bool lands = false);
+  // Calls of every operation so far.
+  int64_t total_calls() const;
   // Disarms every fault (counters are kept).
   void Clear();
   // Calls of `op` seen so far (including those that failed by injection).
@@ -89,6 +97,9 @@ class FaultInjectingFileSystem final : public FileSystem {
   std::vector<Fault> faults_;
   int64_t calls_[kNumFsOps] = {};
   int64_t fired_ = 0;
+  int64_t total_calls_ = 0;
+  int64_t crash_after_ = -1;
+  bool crash_lands_ = false;
 };
 
 }  // namespace lithify::io

@@ -95,5 +95,29 @@ TEST_F(FaultInjectionTest, OkErrorIsReplacedByARealFault) {
   EXPECT_TRUE(r.status().IsIOError()) << r.status().ToString();
 }
 
+TEST_F(FaultInjectionTest, CrashStopsEveryLaterCall) {
+  fs_.CrashAfter(2);  // Create and Append pass; Close is the crash point
+  auto out = fs_.Create("t/a");
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE((*out)->Append(AsBytes("abc")).ok());
+  Status st = (*out)->Close();
+  EXPECT_TRUE(st.IsIOError());
+  EXPECT_NE(st.message().find("simulated crash"), std::string::npos);
+  EXPECT_TRUE(fs_.PutIfAbsent("t/b", AsBytes("x")).IsIOError());
+  EXPECT_TRUE(base_->Head("t/a").status().IsNotFound());  // the unfinished file never lands
+  EXPECT_TRUE(base_->Head("t/b").status().IsNotFound());
+  EXPECT_EQ(fs_.total_calls(), 4);
+  fs_.CrashAfter(-1);
+  EXPECT_TRUE(fs_.PutIfAbsent("t/b", AsBytes("x")).ok());
+}
+
+TEST_F(FaultInjectionTest, CrashAfterAWriteThatLanded) {
+  fs_.CrashAfter(0, /*lands=*/true);
+  EXPECT_TRUE(fs_.PutIfAbsent("t/c", AsBytes("x")).IsIOError());  // reply lost
+  EXPECT_TRUE(base_->Head("t/c").ok());                           // but the object exists
+  EXPECT_TRUE(fs_.PutIfAbsent("t/d", AsBytes("x")).IsIOError());  // later calls never land
+  EXPECT_TRUE(base_->Head("t/d").status().IsNotFound());
+}
+
 }  // namespace
 }  // namespace lithify::io

@@ -1,0 +1,208 @@
+#include "lithify/planner/vacuum.h"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "lithify/base/macros.h"
+
+namespace lithify::planner {
+
+namespace {
+
+using PathSet = std::unordered_set<std::string_view>;
+
+std::string_view Normalize(std::string_view p) {
+  while (!p.empty() && p.back() == '/') p.remove_suffix(1);
+  return p;
+}
+
+// Calls fn on every proper ancestor directory of `path` ("a/b/c" -> "a/b", "a").
+template <typename Fn>
+void ForEachAncestor(std::string_view path, Fn&& fn) {
+  for (size_t pos = path.rfind('/'); pos != std::string_view::npos && pos > 0;
+       pos = path.rfind('/', pos - 1)) {
+    fn(path.substr(0, pos));
+  }
+}
+
+bool IsHiddenName(std::string_view name, const VacuumOptions& o) {
+  if (o.uniform_iceberg && name == "metadata") return true;
+  if (name.empty() || (name[0] != '.' && name[0] != '_')) return false;
+  if (name.starts_with("_delta_index") || name.starts_with("_change_data")) return false;
+  for (const std::string& c : o.partition_columns) {
+    if (name.size() > c.size() && name.starts_with(c) && name[c.size()] == '=') return false;
+  }
+  return true;
+}
+
+bool IsHiddenPath(std::string_view path, const VacuumOptions& o) {
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    if (IsHiddenName(path.substr(start, end - start), o)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// The valid set plus what explains a deletion (expired tombstones and their DVs).
+struct Snapshot {
+  PathSet valid;
+  std::unordered_map<std::string_view, VacuumReason> expired;
+};
+
+void Protect(PathSet& valid, std::string_view path) {
+  path = Normalize(path);
+  if (path.empty()) return;
+  valid.insert(path);
+  ForEachAncestor(path, [&](std::string_view dir) { valid.insert(dir); });
+}
+
+Snapshot BuildSnapshot(const std::vector<LiveFile>& live, const std::vector<Tombstone>& tombstones,
+                       int64_t delete_before_ms) {
+  Snapshot s;
+  s.valid.reserve(live.size() * 2 + tombstones.size());
+  for (const LiveFile& f : live) {
+    Protect(s.valid, f.path);
+    Protect(s.valid, f.dv_path);
+  }
+  for (const Tombstone& t : tombstones) {
+    if (t.deletion_timestamp_ms >= delete_before_ms) {
+      Protect(s.valid, t.path);
+      Protect(s.valid, t.dv_path);
+    } else {
+      s.expired.emplace(Normalize(t.path), VacuumReason::kExpiredTombstone);
+      if (!t.dv_path.empty()) {
+        s.expired.emplace(Normalize(t.dv_path), VacuumReason::kExpiredDeletionVector);
+      }
+    }
+  }
+  return s;
+}
+
+Result<VacuumPlan> StartPlan(const VacuumOptions& o) {
+  LITHIFY_RETURN_NOT_OK(CheckVacuumRetention(o));
+  VacuumPlan plan;
+  plan.retention_ms = o.retention_ms.value_or(o.table_retention_ms);
+  plan.delete_before_ms = o.now_ms - plan.retention_ms;
+  return plan;
+}
+
+// Decides one non-hidden file: protected, too young, or deleted (with the reason).
+void DecideFile(const ListedEntry& e, std::string_view path, const Snapshot& s, VacuumPlan& plan) {
+  if (s.valid.contains(path)) {
+    ++plan.files_protected;
+  } else if (e.modification_time_ms >= plan.delete_before_ms) {
+    ++plan.files_too_young;
+  } else {
+    auto it = s.expired.find(path);
+    const VacuumReason reason = it == s.expired.end() ? VacuumReason::kUntrackedFile : it->second;
+    plan.deletions.push_back(VacuumDeletion{std::string(path), false, e.size, reason});
+    ++plan.files_to_delete;
+    plan.bytes_to_delete += e.size;
+  }
+}
+
+size_t Depth(std::string_view p) { return static_cast<size_t>(std::count(p.begin(), p.end(), '/')); }
+
+void DecideDirectories(const std::vector<std::string_view>& dirs, const PathSet& valid,
+                       const PathSet& non_empty, VacuumPlan& plan) {
+  std::vector<std::string_view> empty;
+  for (std::string_view d : dirs) {
+    if (valid.contains(d) || non_empty.contains(d)) {
+      ++plan.dirs_kept;
+    } else {
+      empty.push_back(d);
+    }
+  }
+  std::stable_sort(empty.begin(), empty.end(),
+                   [](std::string_view a, std::string_view b) { return Depth(a) > Depth(b); });
+  for (std::string_view d : empty) {
+    plan.deletions.push_back(VacuumDeletion{std::string(d), true, 0, VacuumReason::kEmptyDirectory});
+    ++plan.dirs_to_delete;
+  }
+}
+
+}  // namespace
+
+std::string_view VacuumReasonName(VacuumReason r) {
+  switch (r) {
+    case VacuumReason::kUntrackedFile: return "untracked_file";
+    case VacuumReason::kExpiredTombstone: return "expired_tombstone";
+    case VacuumReason::kExpiredDeletionVector: return "expired_deletion_vector";
+    case VacuumReason::kEmptyDirectory: return "empty_directory";
+  }
+  return "unknown";
+}
+
+Status CheckVacuumRetention(const VacuumOptions& o) {
+  if (!o.retention_ms) return Status::OK();
+  const int64_t r = *o.retention_ms;
+  if (r < 0) {
+    return Status::InvalidArgument(
+        "DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE: the retention period must not be negative "
+        "(got {} ms)",
+        r);
+  }
+  if (o.retention_check_enabled && r < o.table_retention_ms) {
+    return Status::InvalidArgument(
+        "DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT: a retention of {} hours is shorter than the "
+        "table's delta.deletedFileRetentionDuration ({} hours); files still needed by "
+        "readers or concurrent writers could be deleted. Disable the retention check only if "
+        "no reader or writer can be using them",
+        r / 3'600'000.0, o.table_retention_ms / 3'600'000.0);
+  }
+  return Status::OK();
+}
+
+Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
+                              const std::vector<LiveFile>& live,
+                              const std::vector<Tombstone>& tombstones,
+                              const VacuumOptions& options) {
+  LITHIFY_ASSIGN_OR_RETURN(VacuumPlan plan, StartPlan(options));
+  const Snapshot snap = BuildSnapshot(live, tombstones, plan.delete_before_ms);
+  PathSet non_empty;  // directories with at least one listed file beneath them
+  std::vector<std::string_view> dirs;
+  for (const ListedEntry& e : listing) {
+    const std::string_view path = Normalize(e.path);
+    if (path.empty()) continue;
+    if (IsHiddenPath(path, options)) {
+      ++plan.entries_hidden;
+      // A hidden subdirectory is never deleted, so it keeps its parents too.
+      ForEachAncestor(path, [&](std::string_view d) { non_empty.insert(d); });
+      continue;
+    }
+    if (e.is_dir) {
+      dirs.push_back(path);
+      continue;
+    }
+    ForEachAncestor(path, [&](std::string_view d) { non_empty.insert(d); });
+    DecideFile(e, path, snap, plan);
+  }
+  DecideDirectories(dirs, snap.valid, non_empty, plan);
+  return plan;
+}
+
+Result<VacuumPlan> PlanVacuumLite(const std::vector<ListedEntry>& candidates,
+                                  const std::vector<LiveFile>& live,
+                                  const std::vector<Tombstone>& tombstones,
+                                  const VacuumOptions& options) {
+  LITHIFY_ASSIGN_OR_RETURN(VacuumPlan plan, StartPlan(options));
+  const Snapshot snap = BuildSnapshot(live, tombstones, plan.delete_before_ms);
+  PathSet seen;
+  for (const ListedEntry& e : candidates) {
+    const std::string_view path = Normalize(e.path);
+    if (path.empty() || e.is_dir || !seen.insert(path).second) continue;
+    if (IsHiddenPath(path, options)) {
+      ++plan.entries_hidden;
+      continue;
+    }
+    DecideFile(e, path, snap, plan);
+  }
+  return plan;
+}
+
+}  // namespace lithify::planner

@@ -1,0 +1,129 @@
+// VACUUM deletion sets: which files and directories under a table root may be deleted.
+//
+// Pure set arithmetic after delta-maintenance-facts.md §9 (Delta's VacuumCommand): the
+// caller gathers the facts (a recursive listing for FULL, or the removed paths of the
+// commits since the last vacuum for LITE; the live files and tombstones of the current
+// snapshot; the clock; the retention) and deletes what comes back. Nothing here touches
+// storage or reads a clock, so retention arithmetic is testable to the millisecond.
+//
+// Rules:
+//  - Horizon: delete_before = now - retention (retention defaults to the table's
+//    delta.deletedFileRetentionDuration, 7 days).
+//  - Protected ("valid") set: every live file, its 'u' deletion-vector file, and every
+//    tombstone deleted at or after the horizon with its DV file; plus every ancestor
+//    directory of those. Absolute-path DVs ('p') are outside the table: never passed.
+//  - Hidden paths are never considered: any path component starting with '_' or '.',
+//    except names starting with `_delta_index`, `_change_data` or `<partitionColumn>=`
+//    (and `metadata` is hidden on UniForm-Iceberg tables). So `_delta_log` and
+//    everything under it are never deleted.
+//  - A file is deleted when it is not protected and its modification time is before the
+//    horizon (untracked old files, expired tombstones, their DV files).
+//  - A directory is deleted when it is not protected and holds no file at all in the
+//    listing (of any age, hidden or not). Delta deletes a directory when no *old* file
+//    lies beneath it, with a non-recursive delete that fails (or is a no-op on object
+//    stores) when young files remain; requiring a truly empty directory gives the same
+//    outcome without relying on the store to refuse. Directories emptied by this run are
+//    deleted by the next one, as in Delta.
+//
+// Pure functions; thread-safe. Inputs are only read during the call.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lithify/base/result.h"
+
+namespace lithify::planner {
+
+inline constexpr int64_t kDefaultDeletedFileRetentionMs = int64_t{7} * 24 * 3600 * 1000;
+
+// One entry of a recursive listing of the table root (or one LITE candidate).
+struct ListedEntry {
+  std::string path;  // relative to the table root, '/'-separated; a trailing '/' is ignored
+  int64_t size = 0;
+  int64_t modification_time_ms = 0;
+  bool is_dir = false;
+};
+
+// A live file of the snapshot.
+struct LiveFile {
+  std::string path;     // relative to the table root (decoded)
+  std::string dv_path;  // relative path of its 'u' deletion-vector file; "" = none
+};
+
+// A remove action still in the snapshot (not yet expired from the log).
+struct Tombstone {
+  std::string path;
+  int64_t deletion_timestamp_ms = 0;
+  std::string dv_path;  // as in LiveFile
+};
+
+struct VacuumOptions {
+  int64_t now_ms = 0;
+  // RETAIN n HOURS after the command's own policy (e.g. Delta 4.1 ignores RETAIN unless
+  // it is 0); unset = table_retention_ms.
+  std::optional<int64_t> retention_ms;
+  int64_t table_retention_ms = kDefaultDeletedFileRetentionMs;  // deletedFileRetentionDuration
+  // spark.databricks.delta.retentionDurationCheck.enabled.
+  bool retention_check_enabled = true;
+  std::vector<std::string> partition_columns;  // physical names, as in directory names
+  bool uniform_iceberg = false;                // `metadata` is then hidden too
+};
+
+enum class VacuumReason {
+  kUntrackedFile,           // never referenced by the snapshot (or its tombstone is gone)
+  kExpiredTombstone,        // removed before the horizon
+  kExpiredDeletionVector,   // DV file of an expired tombstone
+  kEmptyDirectory,
+};
+
+// "untracked_file", "expired_tombstone", "expired_deletion_vector", "empty_directory".
+std::string_view VacuumReasonName(VacuumReason r);
+
+struct VacuumDeletion {
+  std::string path;
+  bool is_dir = false;
+  int64_t size = 0;
+  VacuumReason reason = VacuumReason::kUntrackedFile;
+};
+
+struct VacuumPlan {
+  int64_t delete_before_ms = 0;  // the horizon
+  int64_t retention_ms = 0;      // the retention in effect
+  // Files first (listing order), then directories, deepest first, so non-recursive
+  // deletes succeed in order.
+  std::vector<VacuumDeletion> deletions;
+  int64_t files_to_delete = 0;
+  int64_t dirs_to_delete = 0;
+  int64_t bytes_to_delete = 0;
+  int64_t files_protected = 0;  // listed files in the valid set
+  int64_t files_too_young = 0;  // unprotected files modified at or after the horizon
+  int64_t entries_hidden = 0;   // listed entries skipped by the hidden-path rule
+  int64_t dirs_kept = 0;        // directories protected or not empty
+};
+
+// The horizon check alone. InvalidArgument whose message starts with
+// "DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE" for a negative retention, or with
+// "DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT" when the retention is shorter than the
+// table's and the check is enabled.
+Status CheckVacuumRetention(const VacuumOptions& options);
+
+// VACUUM FULL over a recursive listing of the table root. Errors: CheckVacuumRetention.
+Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
+                              const std::vector<LiveFile>& live,
+                              const std::vector<Tombstone>& tombstones,
+                              const VacuumOptions& options);
+
+// VACUUM LITE: `candidates` are the paths the command gathered from the log (remove paths
+// with modification time = deletionTimestamp and their DV files; cdc paths with time 0).
+// Same horizon, hidden-path rule and valid set as FULL; duplicates collapse; no
+// directories are deleted. Errors: CheckVacuumRetention.
+Result<VacuumPlan> PlanVacuumLite(const std::vector<ListedEntry>& candidates,
+                                  const std::vector<LiveFile>& live,
+                                  const std::vector<Tombstone>& tombstones,
+                                  const VacuumOptions& options);
+
+}  // namespace lithify::planner
