@@ -4,13 +4,15 @@
 // Parquet checkpoint at version 100 plus K JSON commits. Then, in the same run,
 // measures replaying that log to the live file set:
 //   lithify: `lithify describe detail TABLE --json` (full replay: Snapshot::Load, then
-//            numFiles / sizeInBytes), one process under /usr/bin/time -v;
+//            numFiles / sizeInBytes from the compact live-file store), one process
+//            under /usr/bin/time -v;
 //   DuckDB:  its own node process (@duckdb/node-api, default threads): the checkpoint
 //            with read_parquet (add, remove), the commits with read_json
 //            (newline_delimited; add, remove), all adds anti-joined with all removes on
 //            (path, deletion vector id), then count(*) and sum(size).
 // Both answers must equal the generator's (the script fails otherwise). Each engine runs
-// --runs times (default 3); the median wall time and the max peak RSS are reported.
+// --runs times (default 3); the median wall and CPU (user + sys) times and the max peak
+// RSS are reported, with the load average: on a shared machine compare CPU times.
 // Prints a Markdown table; --append-doc adds it to docs/benchmarks.md under
 // "## Delta log replay".
 //
@@ -58,7 +60,9 @@ function timed(cmd, cmdArgs) {
   const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)[1]) / 1024;
   const m = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
   const wall = (Number(m[1] ?? 0) * 3600) + Number(m[2]) * 60 + Number(m[3]);
-  return { wall, rss_mb: rss, stdout: r.stdout };
+  const user = Number(/User time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
+  const sys = Number(/System time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
+  return { wall, cpu: user + sys, rss_mb: rss, stdout: r.stdout };
 }
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -77,6 +81,7 @@ const checkpoint = fs.readdirSync(log).find(f => f.endsWith('.checkpoint.parquet
 const logBytes = fs.readdirSync(log).reduce((s, f) => s + fs.statSync(path.join(log, f)).size, 0);
 
 // ---- lithify
+const loadBefore = os.loadavg()[0];
 const lith = [];
 for (let i = 0; i < runs; ++i) {
   const r = timed(lithify, ['describe', 'detail', dir, '--json']);
@@ -114,7 +119,10 @@ for (let i = 0; i < runs; ++i) {
   duck.push({ ...r, inner: out.seconds });
 }
 
+const loadAfter = os.loadavg()[0];
 const lWall = median(lith.map(r => r.wall));
+const lCpu = median(lith.map(r => r.cpu));
+const dCpu = median(duck.map(r => r.cpu));
 const dWall = median(duck.map(r => r.wall));
 const dInner = median(duck.map(r => r.inner));
 const lRss = Math.max(...lith.map(r => r.rss_mb));
@@ -123,12 +131,14 @@ const cmd = `node bench/replay_bench.mjs --build ${path.relative(path.join(here,
 const lines = [
   `Log: ${nfiles} live files at version ${expected.version} (checkpoint at 100 + ${ncommits} commits, ${(logBytes / 1048576).toFixed(0)} MiB of log); ` +
   `both engines found numFiles=${expected.numFiles}, sizeInBytes=${expected.sizeInBytes}. ` +
-  `lithify: 1 thread; DuckDB: ${duckThreads} threads (its default on this ${os.cpus().length}-core machine). Median of ${runs} runs; peak RSS is the max.`,
+  `lithify: 2 threads (checkpoint decoding overlapped with extraction, commits parsed in pairs); DuckDB: ${duckThreads} threads (its default on this ${os.cpus().length}-core machine). ` +
+  `Median of ${runs} runs; peak RSS is the max. Load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
   '',
   '| workload | lithify | DuckDB | speed ratio (DuckDB time / lithify time) | lithify peak RSS | DuckDB peak RSS |',
   '|---|---|---|---|---|---|',
   `| replay (wall, whole process) | ${lWall.toFixed(2)} s | ${dWall.toFixed(2)} s | ${(dWall / lWall).toFixed(2)} | ${lRss.toFixed(0)} MiB | ${dRss.toFixed(0)} MiB |`,
   `| replay (DuckDB query time only) | ${lWall.toFixed(2)} s | ${dInner.toFixed(2)} s | ${(dInner / lWall).toFixed(2)} | ${lRss.toFixed(0)} MiB | ${dRss.toFixed(0)} MiB |`,
+  `| replay (CPU time, user + sys, whole process) | ${lCpu.toFixed(2)} s | ${dCpu.toFixed(2)} s | ${(dCpu / lCpu).toFixed(2)} | ${lRss.toFixed(0)} MiB | ${dRss.toFixed(0)} MiB |`,
 ];
 console.log(lines.join('\n'));
 

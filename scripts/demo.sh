@@ -39,5 +39,31 @@ step "lithify files --where   (which files a predicate skips, and why)"
 step "lithify scan --count, and the first rows"
 "$bin" scan "$tbl" --count
 "$bin" scan "$tbl" --limit 3
+
+# The small-file problem, and what lithify does about it.
+t="$out/events"
+step "lithify create: a table partitioned by day, with deletion vectors"
+"$bin" create "$t" --schema "event_time timestamp, event_date date, customer_id long, amount decimal(12,2), category string, country string, note string" \
+  --partitioned-by event_date --property delta.enableDeletionVectors=true
+step "12 streaming-style appends of 2,000 rows over 3 days, 8 files each (small files)"
+for i in $(seq 1 12); do
+  "$bin" append "$t" --generate 2000 --seed "$i" --files 8 --span 3d >/dev/null
+done
+"$bin" describe detail "$t" | grep -E "numFiles|sizeInBytes"
+step "lithify delete --where: deletion vectors, no rewrite"
+"$bin" delete "$t" --where "category = 'refund' OR amount < 1"
+step "lithify optimize --dry-run --explain: what OPTIMIZE would do, file by file"
+"$bin" optimize "$t" --dry-run --explain | head -25
+step "lithify optimize: bins rewritten, deletion vectors applied, one commit"
+"$bin" optimize "$t"
+step "a second OPTIMIZE has nothing to do, and says why"
+"$bin" optimize "$t"
+step "lithify describe history --limit 4"
+"$bin" describe history "$t" --limit 4
+step "lithify vacuum --dry-run: the replaced files are protected until the retention expires"
+"$bin" vacuum "$t" --dry-run | head -12
+step "rows are unchanged by maintenance: scan --count at the version before OPTIMIZE and now"
+v=$("$bin" describe detail "$t" --json | sed -n 's/.*"version":\([0-9]*\).*/\1/p')
+echo "before: $("$bin" scan "$t" --count --version $((v - 1)))   now: $("$bin" scan "$t" --count)"
 echo
 echo "More: lithify --help"

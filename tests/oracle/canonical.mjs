@@ -332,7 +332,7 @@ export async function queryCanonical(con, sql, hints = null) {
 export async function readParquetCanonical(con, file) {
   const hints = await parquetLeafHints(con, file);
   const out = await queryCanonical(con,
-    `SELECT * FROM read_parquet(${sqlString(file)}, binary_as_string=false)`, hints);
+    `SELECT * FROM read_parquet(${sqlString(file)}, binary_as_string=false, hive_partitioning=false)`, hints);
   out.hints = hints;
   if (hints.some((h) => h.int96)) {
     out.notes.push('INT96 read by DuckDB at microsecond precision: last 3 of 9 fraction digits are 000');

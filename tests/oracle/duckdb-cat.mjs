@@ -15,4 +15,5 @@ for (const file of process.argv.slice(2)) {
     rc = 1;
   }
 }
-process.exit(rc);
+// exitCode, not exit(): stdout may be a pipe whose pending writes exit() would cut off.
+process.exitCode = rc;

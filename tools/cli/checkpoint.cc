@@ -1,11 +1,51 @@
+// `lithify checkpoint TABLE [--json]`: writes a classic Parquet checkpoint of the latest
+// version and prints what was written. Rendering only; the work is
+// commands::Checkpoint.
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/base/macros.h"
+#include "lithify/commands/checkpoint.h"
+#include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/output.h"
 
 namespace lithify::cli {
+namespace {
 
-// Pending: registers nothing yet.
+struct CheckpointFlags {
+  std::string table;
+};
+
+Status RunCheckpoint(const CheckpointFlags& f, const Context& ctx) {
+  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  LITHIFY_ASSIGN_OR_RETURN(delta::CheckpointWriteResult r, commands::Checkpoint(fs.get(), f.table));
+  if (ctx.json) {
+    nlohmann::ordered_json j;
+    j["version"] = r.version;
+    j["path"] = r.path;
+    j["actions"] = r.num_actions;
+    j["addFiles"] = r.num_add_files;
+    j["sizeInBytes"] = r.size_bytes;
+    LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
+    return FlushStdout();
+  }
+  LITHIFY_RETURN_NOT_OK(WriteStdout(fmt::format(
+      "checkpoint written\nversion      {}\npath         {}\nactions      {}\nadd files    {}\nsize         {} bytes\n",
+      r.version, r.path, r.num_actions, r.num_add_files, r.size_bytes)));
+  return FlushStdout();
+}
+
+}  // namespace
+
 void RegisterCheckpointCommand(CLI::App& app, Runner* selected) {
-  (void)app;
-  (void)selected;
+  auto f = std::make_shared<CheckpointFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "checkpoint", "Write a Parquet checkpoint of a Delta table's latest version (and _last_checkpoint)");
+  cmd->add_option("table", f->table, "Delta table directory")->required();
+  cmd->callback([selected, f] { *selected = [f](const Context& ctx) { return RunCheckpoint(*f, ctx); }; });
 }
 
 }  // namespace lithify::cli

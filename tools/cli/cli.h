@@ -33,6 +33,8 @@ void RegisterCreateAlterCommands(CLI::App& app, Runner* selected);
 void RegisterAppendCommand(CLI::App& app, Runner* selected);
 void RegisterCheckpointCommand(CLI::App& app, Runner* selected);
 void RegisterDeleteCommand(CLI::App& app, Runner* selected);
+void RegisterOptimizeCommands(CLI::App&, Runner*);
+void RegisterVacuumCommand(CLI::App&, Runner*);
 
 // A usage error (exit code 2) raised after parsing, e.g. conflicting flags.
 template <typename... Args>

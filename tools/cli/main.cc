@@ -45,6 +45,8 @@ int Main(int argc, char** argv) {
   RegisterAppendCommand(app, &selected);
   RegisterDeleteCommand(app, &selected);
   RegisterCheckpointCommand(app, &selected);
+  RegisterOptimizeCommands(app, &selected);
+  RegisterVacuumCommand(app, &selected);
 
   try {
     app.parse(argc, argv);

@@ -90,6 +90,7 @@ class [[nodiscard]] Status {
   bool IsNotSupported() const { return code_ == StatusCode::kNotSupported; }
   bool IsIOError() const { return code_ == StatusCode::kIOError; }
   bool IsConflict() const { return code_ == StatusCode::kConflict; }
+  bool IsCancelled() const { return code_ == StatusCode::kCancelled; }
 
   // Returns a copy whose message is "context: message". OK stays OK.
   Status WithContext(std::string_view context) const;

@@ -1,20 +1,23 @@
 #include "lithify/base/uuid.h"
 
+#include <unistd.h>
+
 #include <random>
 
 namespace lithify {
 
 std::array<uint8_t, 16> NewUuidBytes() {
-  // One generator per thread: no locking, and fork()ed processes still differ because
-  // each thread seeds on first use (a fork copies only the calling thread's state,
-  // which is why the seed also mixes in the address of a stack variable).
-  thread_local std::mt19937_64 gen = [] {
+  // One generator per thread (no locking), reseeded whenever the process id changes: a
+  // fork()ed child inherits its parent's generator state and would otherwise produce the
+  // parent's next UUIDs -- the same file names and txnIds in every child.
+  thread_local std::mt19937_64 gen;
+  thread_local pid_t seeded_pid = 0;
+  if (pid_t pid = getpid(); pid != seeded_pid) {
     std::random_device rd;
-    int marker = 0;
-    std::seed_seq seq{rd(), rd(), rd(), rd(),
-                      static_cast<unsigned>(reinterpret_cast<uintptr_t>(&marker))};
-    return std::mt19937_64(seq);
-  }();
+    std::seed_seq seq{rd(), rd(), rd(), rd(), static_cast<unsigned>(pid)};
+    gen.seed(seq);
+    seeded_pid = pid;
+  }
   std::array<uint8_t, 16> b;
   uint64_t hi = gen(), lo = gen();
   for (int i = 0; i < 8; ++i) {

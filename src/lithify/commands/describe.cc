@@ -105,8 +105,9 @@ Result<TableDetail> DescribeDetail(io::FileSystem* fs, const std::string& table_
       d.clustering_columns.push_back(LogicalPath(s.schema(), s.column_mapping_mode(), path));
     }
   }
-  d.num_files = static_cast<int64_t>(s.files().size());
-  for (const table::FileEntry& f : s.files()) d.size_in_bytes += f.size;
+  // The compact live-file store: no FileEntry is built for a count and a sum.
+  d.num_files = static_cast<int64_t>(s.live_files().size());
+  for (delta::LiveFileView f : s.live_files()) d.size_in_bytes += f.size();
   d.properties = s.properties();
   d.min_reader_version = s.protocol().min_reader_version;
   d.min_writer_version = s.protocol().min_writer_version;

@@ -2,7 +2,11 @@
 #include "lithify/delta/checkpoint.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <string_view>
+#include <thread>
 
 #include "lithify/base/macros.h"
 #include "lithify/delta/checkpoint_extract.h"
@@ -69,31 +73,178 @@ Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const 
 
 Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
                              bool read_stats, const std::function<void(int64_t)>& on_rows) {
+  CheckpointReadOptions options;
+  options.read_stats = read_stats;
+  options.on_rows = on_rows;
+  return ReadParquetCheckpoint(fs, path, sink, options);
+}
+
+namespace {
+
+// Streams every row group of `reader` in batches of the extractor's leaves.
+class BatchSource {
+ public:
+  BatchSource(parquet::FileReader* reader, const std::vector<int>& leaves, const std::string& path)
+      : reader_(reader), leaves_(leaves), path_(path) {}
+  // Fills `out` with the next batch; false at the end.
+  Result<bool> Next(parquet::RowBatch* out) {
+    while (true) {
+      if (stream_ == nullptr) {
+        if (rg_ >= reader_->num_row_groups()) return false;
+        LITHIFY_ASSIGN_OR_RETURN_CTX(stream_, reader_->OpenRowGroup(rg_, leaves_, kCheckpointBatchRows),
+                                     "{}: row group {}", path_, rg_);
+      }
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream_->Next(out));
+      if (more) return true;
+      stream_.reset();
+      ++rg_;
+    }
+  }
+
+ private:
+  parquet::FileReader* reader_;
+  const std::vector<int>& leaves_;
+  const std::string& path_;
+  int rg_ = 0;
+  std::unique_ptr<parquet::RowGroupStream> stream_;
+};
+
+// Two batches in flight: a decoding thread fills one while the calling thread consumes
+// the other. Batches reach the consumer in stream order, and a decode error reaches it
+// only after every batch decoded before it, so the outcome is that of the sequential
+// loop.
+class BatchPipeline {
+ public:
+  explicit BatchPipeline(BatchSource* source) : source_(source) {
+    for (auto& b : batches_) free_.push_back(&b);
+  }
+  ~BatchPipeline() { Stop(); }
+
+  // False when the thread cannot be started (the caller then reads sequentially).
+  bool Start() {
+    try {
+      thread_ = std::thread([this] { Produce(); });
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }
+
+  // Calls `consume` for each batch in order; returns its first error, else the decoding
+  // error, else OK.
+  template <typename F>
+  Status Run(F&& consume) {
+    Status result;
+    while (true) {
+      parquet::RowBatch* batch = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return !ready_.empty() || done_; });
+        if (ready_.empty()) break;  // done, and every decoded batch consumed
+        batch = ready_.front();
+        ready_.pop_front();
+      }
+      result = consume(batch);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        free_.push_back(batch);
+        if (!result.ok()) stop_ = true;
+      }
+      cv_.notify_all();
+      if (!result.ok()) break;
+    }
+    Stop();
+    if (!result.ok()) return result;
+    return decode_status_;
+  }
+
+ private:
+  void Produce() {
+    while (true) {
+      parquet::RowBatch* batch = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return !free_.empty() || stop_; });
+        if (stop_) break;
+        batch = free_.back();
+        free_.pop_back();
+      }
+      Result<bool> more = source_->Next(batch);
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!more.ok() || !*more) {
+        if (!more.ok()) decode_status_ = more.status();
+        free_.push_back(batch);
+        break;
+      }
+      ready_.push_back(batch);
+      cv_.notify_all();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    done_ = true;
+    cv_.notify_all();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  BatchSource* source_;
+  parquet::RowBatch batches_[2];
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<parquet::RowBatch*> free_;
+  std::deque<parquet::RowBatch*> ready_;
+  bool done_ = false;
+  bool stop_ = false;
+  Status decode_status_;
+  std::thread thread_;
+};
+
+int EffectiveThreads(int requested) {
+  if (requested > 0) return requested;
+  return std::thread::hardware_concurrency() > 1 ? 2 : 1;
+}
+
+}  // namespace
+
+Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
+                             const CheckpointReadOptions& options) {
   LITHIFY_ASSIGN_OR_RETURN(auto file, fs->OpenForRead(path));
   const uint64_t file_size = file->size();
   LITHIFY_ASSIGN_OR_RETURN(auto reader, parquet::FileReader::Open(std::move(file)));
-  if (on_rows) {
+  if (options.on_rows) {
     // The footer's count is only a hint: a hostile footer must not make the caller
     // reserve gigabytes, and no real checkpoint row takes fewer than 8 bytes.
-    on_rows(std::clamp<int64_t>(reader->metadata().num_rows, 0, static_cast<int64_t>(file_size / 8)));
+    options.on_rows(std::clamp<int64_t>(reader->metadata().num_rows, 0, static_cast<int64_t>(file_size / 8)));
   }
-  auto extractor = CheckpointExtractor::Make(reader->schema(), read_stats);
+  auto extractor = CheckpointExtractor::Make(reader->schema(), options.read_stats);
   if (extractor == nullptr) {
     // No action columns, or a shape only the generic rendering handles.
-    return ReadParquetCheckpointRendered(fs, path, sink);
+    if (!options.on_add) return ReadParquetCheckpointRendered(fs, path, sink);
+    std::vector<MapEntryView> pv, tags;
+    return ReadParquetCheckpointRendered(fs, path, [&](Action&& a) -> Status {
+      if (const auto* add = std::get_if<AddFile>(&a)) return options.on_add(ViewOfAdd(*add, &pv, &tags));
+      return sink(std::move(a));
+    });
+  }
+  const CheckpointExtractor::AddSink* on_add = options.on_add ? &options.on_add : nullptr;
+  BatchSource source(reader.get(), extractor->leaves(), path);
+  auto consume = [&](parquet::RowBatch* batch) { return extractor->Extract(batch, path, sink, on_add); };
+  if (EffectiveThreads(options.threads) >= 2 && reader->metadata().num_rows > kCheckpointBatchRows) {
+    BatchPipeline pipeline(&source);
+    if (pipeline.Start()) return pipeline.Run(consume);
   }
   parquet::RowBatch batch;
-  for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
-    LITHIFY_ASSIGN_OR_RETURN_CTX(auto stream,
-                                 reader->OpenRowGroup(rg, extractor->leaves(), kCheckpointBatchRows),
-                                 "{}: row group {}", path, rg);
-    while (true) {
-      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch));
-      if (!more) break;
-      LITHIFY_RETURN_NOT_OK(extractor->Extract(&batch, path, sink));
-    }
+  while (true) {
+    LITHIFY_ASSIGN_OR_RETURN(bool more, source.Next(&batch));
+    if (!more) return Status::OK();
+    LITHIFY_RETURN_NOT_OK(consume(&batch));
   }
-  return Status::OK();
 }
 
 Status ReadParquetCheckpointRendered(io::FileSystem* fs, const std::string& path,

@@ -26,6 +26,7 @@
 
 #include "lithify/base/result.h"
 #include "lithify/delta/actions.h"
+#include "lithify/delta/live_files.h"
 #include "lithify/io/filesystem.h"
 
 namespace lithify::delta {
@@ -45,6 +46,28 @@ Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const 
 // footer) before the first action, so that callers can size their containers.
 Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
                              bool read_stats, const std::function<void(int64_t)>& on_rows);
+
+struct CheckpointReadOptions {
+  // false: the statistics of add/remove (stats, stats_parsed) are neither decoded nor
+  // delivered (they read as absent).
+  bool read_stats = true;
+  // When set, called once with the file's row count (from the footer, capped by the
+  // file size) before the first action, so that callers can size their containers.
+  std::function<void(int64_t)> on_rows;
+  // When set, add actions go here as views into the decoded batch (valid only during the
+  // call; no AddFile is built) instead of to the action sink. An error stops the read
+  // and is returned unchanged.
+  std::function<Status(const AddFileView&)> on_add;
+  // Threads: with 2 or more, batches are decoded on a second thread while the calling
+  // thread extracts actions from the previous one (memory: one more batch). 0 =
+  // automatic (2 when the machine has more than one core). Sinks are always called on
+  // the calling thread, in file order, so the result does not depend on it.
+  int threads = 0;
+};
+
+// The general form of the overloads above.
+Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const ActionSink& sink,
+                             const CheckpointReadOptions& options);
 
 // The rendering path (reference / fallback): same contract, whole row groups at a time.
 Status ReadParquetCheckpointRendered(io::FileSystem* fs, const std::string& path,

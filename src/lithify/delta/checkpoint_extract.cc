@@ -86,7 +86,7 @@ class Impl final : public CheckpointExtractor {
 
   bool Bind();
   const std::vector<int>& leaves() const override { return leaves_; }
-  Status Extract(RowBatch* batch, const std::string& file, const Sink& sink) override;
+  Status Extract(RowBatch* batch, const std::string& file, const Sink& sink, const AddSink* on_add) override;
 
  private:
   // ---- binding
@@ -131,6 +131,8 @@ class Impl final : public CheckpointExtractor {
   Result<std::optional<bool>> Bool(const Field& f, int64_t r);
   // nullopt when the map is null.
   Result<std::optional<PartitionMap>> Map(const Field& f, int64_t r);
+  // The map's entries in stored order into `out`; false when the map is null.
+  Result<bool> MapView(const Field& f, int64_t r, std::vector<MapEntryView>* out);
   Result<std::optional<std::vector<std::string>>> List(const Field& f, int64_t r);
 
   Result<std::string> ReqString(const Field& f, int64_t r) {
@@ -159,7 +161,12 @@ class Impl final : public CheckpointExtractor {
     return out;
   }
 
-  Result<AddFile> Add(int64_t r);
+  // Views into the batch and into the scratch members below (valid until the next row).
+  Result<AddFileView> AddView(int64_t r);
+  Result<AddFile> Add(int64_t r) {
+    LITHIFY_ASSIGN_OR_RETURN(AddFileView v, AddView(r));
+    return ToAddFile(v);
+  }
   Result<RemoveFile> Remove(int64_t r);
   Result<Metadata> Meta(int64_t r);
   Result<Protocol> Proto(int64_t r);
@@ -183,6 +190,8 @@ class Impl final : public CheckpointExtractor {
   Field a_path_, a_pv_, a_size_, a_mtime_, a_dc_, a_stats_, a_tags_, a_brid_, a_drcv_, a_cp_;
   StructRef a_dv_;
   Field a_dv_f_[6];
+  std::vector<MapEntryView> a_pv_entries_, a_tag_entries_;
+  std::optional<DeletionVectorDescriptor> a_dv_value_;
   // stats_parsed: rendered separately, one JSON text per row (empty: null).
   int stats_parsed_node_ = -1;
   std::vector<int> stats_parsed_leaves_;  // schema leaves; projected after the others
@@ -411,8 +420,9 @@ Result<std::optional<bool>> Impl::Bool(const Field& f, int64_t r) {
   return std::optional<bool>(c.col->values.fixed_at(c.val)[0] != 0);
 }
 
-Result<std::optional<PartitionMap>> Impl::Map(const Field& f, int64_t r) {
-  if (!f.present()) return std::optional<PartitionMap>();
+Result<bool> Impl::MapView(const Field& f, int64_t r, std::vector<MapEntryView>* out) {
+  out->clear();
+  if (!f.present()) return false;
   LITHIFY_RETURN_NOT_OK(At(f.a, r));
   LITHIFY_RETURN_NOT_OK(At(f.b, r));
   const Cursor& k = C(f.a);
@@ -420,9 +430,8 @@ Result<std::optional<PartitionMap>> Impl::Map(const Field& f, int64_t r) {
   const auto& node = schema_.node(f.node);
   const int16_t entry_def = schema_.node(node.repeated_node).max_def;
   int16_t d0 = k.def(k.lvl);
-  if (d0 < node.max_def) return std::optional<PartitionMap>();
-  PartitionMap out;
-  if (d0 < entry_def) return std::optional<PartitionMap>(std::move(out));
+  if (d0 < node.max_def) return false;
+  if (d0 < entry_def) return true;  // empty map
   const int64_t end = k.RowEnd();
   if (v.RowEnd() - v.lvl != end - k.lvl) {
     return Status::Corruption("map '{}': key and value columns disagree on the entries", f.name);
@@ -433,15 +442,26 @@ Result<std::optional<PartitionMap>> Impl::Map(const Field& f, int64_t r) {
     if (kd < entry_def) return Status::Corruption("map '{}': null entry in a repeated row", f.name);
     if (kd != k.max_def) return Status::Corruption("map '{}' has an entry without a string key", f.name);
     LITHIFY_RETURN_NOT_OK(k.CheckValue(kv));
-    std::string key(k.col->values.binary(kv++));
-    std::optional<std::string> value;
+    MapEntryView e{k.col->values.binary(kv++), std::nullopt};
     int16_t vd = v.def(v.lvl + i);
     if (vd < entry_def) return Status::Corruption("map '{}': key and value columns disagree on the entries", f.name);
     if (vd == v.max_def) {
       LITHIFY_RETURN_NOT_OK(v.CheckValue(vv));
-      value.emplace(v.col->values.binary(vv++));
+      e.value = v.col->values.binary(vv++);
     }
-    out.insert_or_assign(std::move(key), std::move(value));  // last wins, as in JSON
+    out->push_back(e);  // duplicates kept: consumers take the last, as in JSON
+  }
+  return true;
+}
+
+Result<std::optional<PartitionMap>> Impl::Map(const Field& f, int64_t r) {
+  std::vector<MapEntryView> entries;
+  LITHIFY_ASSIGN_OR_RETURN(bool present, MapView(f, r, &entries));
+  if (!present) return std::optional<PartitionMap>();
+  PartitionMap out;
+  for (const MapEntryView& e : entries) {
+    out.insert_or_assign(std::string(e.key), e.value ? std::optional<std::string>(std::string(*e.value))
+                                                     : std::nullopt);  // last wins, as in JSON
   }
   return std::optional<PartitionMap>(std::move(out));
 }
@@ -483,23 +503,29 @@ Result<std::optional<DeletionVectorDescriptor>> Impl::Dv(const StructRef& s, con
   return std::optional<DeletionVectorDescriptor>(std::move(dv));
 }
 
-Result<AddFile> Impl::Add(int64_t r) {
-  AddFile a;
-  LITHIFY_ASSIGN_OR_RETURN(a.path, ReqString(a_path_, r));
-  LITHIFY_ASSIGN_OR_RETURN(auto pv, Map(a_pv_, r));
-  if (pv) a.partition_values = std::move(*pv);
+Result<AddFileView> Impl::AddView(int64_t r) {
+  AddFileView a;
+  LITHIFY_ASSIGN_OR_RETURN(auto path, Str(a_path_, r));
+  if (!path) return Status::Corruption("missing field '{}'", a_path_.name);
+  a.path = *path;
+  LITHIFY_ASSIGN_OR_RETURN(bool has_pv, MapView(a_pv_, r, &a_pv_entries_));
+  (void)has_pv;  // a null map reads as empty
+  a.partition_values = a_pv_entries_;
   LITHIFY_ASSIGN_OR_RETURN(a.size, ReqInt(a_size_, r));
   LITHIFY_ASSIGN_OR_RETURN(auto mtime, Int(a_mtime_, r));
   a.modification_time = mtime.value_or(0);
   LITHIFY_ASSIGN_OR_RETURN(auto dc, Bool(a_dc_, r));
   a.data_change = dc.value_or(true);
-  LITHIFY_ASSIGN_OR_RETURN(a.stats, OptString(a_stats_, r));
-  if (stats_parsed_node_ >= 0 && stats_parsed_valid_[r]) a.stats_parsed = std::move(stats_parsed_json_[r]);
-  LITHIFY_ASSIGN_OR_RETURN(a.tags, MapNoNulls(a_tags_, r));
-  LITHIFY_ASSIGN_OR_RETURN(a.deletion_vector, Dv(a_dv_, a_dv_f_, r));
+  LITHIFY_ASSIGN_OR_RETURN(a.stats, Str(a_stats_, r));
+  if (stats_parsed_node_ >= 0 && stats_parsed_valid_[r]) a.stats_parsed = stats_parsed_json_[r];
+  LITHIFY_ASSIGN_OR_RETURN(bool has_tags, MapView(a_tags_, r, &a_tag_entries_));
+  (void)has_tags;
+  a.tags = a_tag_entries_;
+  LITHIFY_ASSIGN_OR_RETURN(a_dv_value_, Dv(a_dv_, a_dv_f_, r));
+  a.deletion_vector = a_dv_value_ ? &*a_dv_value_ : nullptr;
   LITHIFY_ASSIGN_OR_RETURN(a.base_row_id, Int(a_brid_, r));
   LITHIFY_ASSIGN_OR_RETURN(a.default_row_commit_version, Int(a_drcv_, r));
-  LITHIFY_ASSIGN_OR_RETURN(a.clustering_provider, OptString(a_cp_, r));
+  LITHIFY_ASSIGN_OR_RETURN(a.clustering_provider, Str(a_cp_, r));
   if (a.size < 0) return Status::Corruption("add.size {} is negative", a.size);
   return a;
 }
@@ -630,7 +656,7 @@ Status Emit(Result<T> r, const char* kind, int64_t row, const std::string& file,
   return sink(Action(std::move(r).value()));
 }
 
-Status Impl::Extract(RowBatch* batch, const std::string& file, const Sink& sink) {
+Status Impl::Extract(RowBatch* batch, const std::string& file, const Sink& sink, const AddSink* on_add) {
   if (batch->columns.size() != leaves_.size()) {
     return Status::Corruption("{}: batch has {} columns, expected {}", file, batch->columns.size(), leaves_.size());
   }
@@ -651,7 +677,14 @@ Status Impl::Extract(RowBatch* batch, const std::string& file, const Sink& sink)
     }
     Status st;
     switch (kind) {
-      case kAdd: st = Emit(Add(r), "add", base + r, file, sink); break;
+      case kAdd:
+        if (on_add != nullptr) {
+          auto v = AddView(r);
+          st = v.ok() ? (*on_add)(*v) : v.status().WithContextF("'add' action").WithContextF("{} row {}", file, base + r);
+        } else {
+          st = Emit(Add(r), "add", base + r, file, sink);
+        }
+        break;
       case kRemove: st = Emit(Remove(r), "remove", base + r, file, sink); break;
       case kMetaData: st = Emit(Meta(r), "metaData", base + r, file, sink); break;
       case kProtocol: st = Emit(Proto(r), "protocol", base + r, file, sink); break;

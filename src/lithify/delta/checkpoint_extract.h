@@ -37,6 +37,7 @@
 
 #include "lithify/base/result.h"
 #include "lithify/delta/actions.h"
+#include "lithify/delta/live_files.h"
 #include "lithify/parquet/column_batch.h"
 #include "lithify/parquet/schema.h"
 
@@ -56,11 +57,19 @@ class CheckpointExtractor {
   // Leaf columns to read, in the order Extract expects them in the batch.
   virtual const std::vector<int>& leaves() const = 0;
 
+  using AddSink = std::function<Status(const AddFileView&)>;
+
   // Calls `sink` for each row of `batch` that holds an action, in row order. The batch's
   // columns must be leaves() in order; `batch` may be modified (columns moved out).
-  // Errors are located like the rendering path's: "<file> row <file row index>: 'add'
-  // action: missing field 'path'". A sink error is returned unchanged.
-  virtual Status Extract(parquet::RowBatch* batch, const std::string& file, const Sink& sink) = 0;
+  // With `on_add`, add actions go to it instead, as views into the batch (no AddFile is
+  // built; same validation). Errors are located like the rendering path's: "<file> row
+  // <file row index>: 'add' action: missing field 'path'". A sink error is returned
+  // unchanged.
+  virtual Status Extract(parquet::RowBatch* batch, const std::string& file, const Sink& sink,
+                         const AddSink* on_add) = 0;
+  Status Extract(parquet::RowBatch* batch, const std::string& file, const Sink& sink) {
+    return Extract(batch, file, sink, nullptr);
+  }
 };
 
 }  // namespace lithify::delta

@@ -3,8 +3,10 @@
 #include "lithify/delta/snapshot.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <string_view>
+#include <thread>
 #include <unordered_set>
 
 #include "lithify/base/macros.h"
@@ -53,6 +55,7 @@ class FileKeySet {
       if (s.index == 0) {
         keys_.emplace_back(std::string(path), std::string(dv_id));
         s = Slot{h, static_cast<uint32_t>(keys_.size())};
+        AddToFilter(h);
         return true;
       }
       if (s.hash == h && Equal(s.index, path, dv_id)) return false;
@@ -61,6 +64,7 @@ class FileKeySet {
   bool Contains(std::string_view path, std::string_view dv_id) const {
     if (keys_.empty()) return false;
     const uint64_t h = Hash(path, dv_id);
+    if (!MayContain(h)) return false;
     for (size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
       if (s.index == 0) return false;
@@ -86,16 +90,34 @@ class FileKeySet {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(std::max<size_t>(64, old.size() * 2), Slot{});
     mask_ = slots_.size() - 1;
+    filter_.assign(slots_.size() / 8, 0);  // 16 bits per key at most half load
+    filter_mask_ = filter_.size() * 64 - 1;
     for (const Slot& s : old) {
       if (s.index == 0) continue;
       size_t i = s.hash & mask_;
       while (slots_[i].index != 0) i = (i + 1) & mask_;
       slots_[i] = s;
+      AddToFilter(s.hash);
     }
+  }
+  // A two-bit Bloom filter over the hashes (false positives about 1.5%): checkpoint
+  // lookups are nearly all misses, and the filter is an eighth of the slot table, so it
+  // stays in cache where a slot probe would miss it (13% of the replay without it).
+  static uint64_t Bit2(uint64_t h) { return (h >> 32) ^ (h >> 17); }
+  void AddToFilter(uint64_t h) {
+    filter_[(h & filter_mask_) >> 6] |= uint64_t{1} << (h & 63);
+    uint64_t b = Bit2(h);
+    filter_[(b & filter_mask_) >> 6] |= uint64_t{1} << (b & 63);
+  }
+  bool MayContain(uint64_t h) const {
+    uint64_t b = Bit2(h);
+    return (filter_[(h & filter_mask_) >> 6] >> (h & 63) & 1) && (filter_[(b & filter_mask_) >> 6] >> (b & 63) & 1);
   }
 
   std::vector<Slot> slots_;
   size_t mask_ = 0;
+  std::vector<uint64_t> filter_;
+  uint64_t filter_mask_ = 0;
   std::vector<std::pair<std::string, std::string>> keys_;
 };
 
@@ -104,16 +126,19 @@ class FileKeySet {
 // logs is like this, and the check is much cheaper than decoding and re-joining.
 bool IsPlainRelativePath(std::string_view p) {
   if (p.empty() || p.front() == '/' || p.back() == '/') return false;
-  size_t seg = 0;  // start of the current segment
-  for (size_t i = 0; i <= p.size(); ++i) {
-    char c = i < p.size() ? p[i] : '/';
-    if (c == '%' || c == ':') return false;
-    if (c != '/') continue;
-    std::string_view s = p.substr(seg, i - seg);
-    if (s.empty() || s == "." || s == "..") return false;
-    seg = i + 1;
+  // memchr scans are vectorized: this runs once per checkpoint add.
+  if (std::memchr(p.data(), '%', p.size()) != nullptr || std::memchr(p.data(), ':', p.size()) != nullptr) {
+    return false;
   }
-  return true;
+  size_t seg = 0;  // start of the current segment
+  while (true) {
+    const void* hit = std::memchr(p.data() + seg, '/', p.size() - seg);
+    size_t end = hit == nullptr ? p.size() : static_cast<const char*>(hit) - p.data();
+    std::string_view s = p.substr(seg, end - seg);
+    if (s.empty() || s == "." || s == "..") return false;
+    if (end == p.size()) return true;
+    seg = end + 1;
+  }
 }
 
 // Whether RelativizeDataPath failed because the path lies outside the table root (as
@@ -173,70 +198,27 @@ std::string OutsideRootKey(std::string_view root, std::string_view uri) {
   return key.empty() ? std::string("/") : key;
 }
 
-// Sorts by (path, DV unique id). FileEntry is a large struct: sorting an index and
-// applying the permutation in place moves each entry about once instead of
-// O(log n) times, without a second copy of the list.
-void SortFiles(std::vector<table::FileEntry>* files) {
-  std::vector<table::FileEntry>& f = *files;
-  if (f.size() < 2) return;
-  // The comparisons go by 24 bytes of each path after the prefix all paths share (often
-  // "date=" or a partition directory), held big-endian in the sort keys, so that most
-  // never touch the entries; only ties compare the whole paths and DV ids.
-  size_t lcp = f[0].path.size();
-  for (size_t i = 1; i < f.size() && lcp > 0; ++i) {
-    const std::string& p = f[i].path;
-    size_t k = 0, m = std::min(lcp, p.size());
-    while (k < m && p[k] == f[0].path[k]) ++k;
-    lcp = k;
-  }
-  struct Key {
-    uint64_t w[3];
-    uint32_t index;
-  };
-  auto word = [](const std::string& p, size_t off) {
-    uint64_t w = 0;
-    for (size_t b = 0; b < 8; ++b) w = (w << 8) | (off + b < p.size() ? static_cast<unsigned char>(p[off + b]) : 0u);
-    return w;
-  };
-  std::vector<Key> keys(f.size());
-  for (size_t i = 0; i < f.size(); ++i) {
-    const std::string& p = f[i].path;
-    keys[i] = Key{{word(p, lcp), word(p, lcp + 8), word(p, lcp + 16)}, static_cast<uint32_t>(i)};
-  }
-  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-    for (int w = 0; w < 3; ++w) {
-      if (a.w[w] != b.w[w]) return a.w[w] < b.w[w];
-    }
-    // Equal words: the paths agree on those bytes (a shorter path reads as padded with
-    // NUL, which only ties here and is ordered by the full comparison).
-    const table::FileEntry& x = f[a.index];
-    const table::FileEntry& y = f[b.index];
-    int c = x.path.compare(y.path);
-    return c != 0 ? c < 0 : x.dv_unique_id() < y.dv_unique_id();
-  });
-  std::vector<uint32_t> order(f.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = keys[i].index;
-  std::vector<Key>().swap(keys);
-  // Position i must receive f[order[i]]; follow each cycle once.
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (order[i] == i) continue;
-    table::FileEntry tmp = std::move(f[i]);
-    size_t j = i;
-    while (order[j] != i) {
-      size_t k = order[j];
-      f[j] = std::move(f[k]);
-      order[j] = static_cast<uint32_t>(j);
-      j = k;
-    }
-    f[j] = std::move(tmp);
-    order[j] = static_cast<uint32_t>(j);
-  }
-}
-
 // "_delta_log/00000000000000000012.json" for messages.
 std::string LogName(const LogFile& f) {
   size_t slash = f.path.rfind('/');
   return "_delta_log/" + (slash == std::string::npos ? f.path : f.path.substr(slash + 1));
+}
+
+// By path. A Tombstone is a large struct: sort indices, then move each once.
+void SortTombstones(std::vector<Tombstone>* tombstones) {
+  std::vector<Tombstone>& t = *tombstones;
+  std::vector<uint32_t> order(t.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return t[a].path < t[b].path; });
+  std::vector<Tombstone> sorted;
+  sorted.reserve(t.size());
+  for (uint32_t i : order) sorted.push_back(std::move(t[i]));
+  t = std::move(sorted);
+}
+
+int EffectiveThreads(int requested) {
+  if (requested > 0) return requested;
+  return std::thread::hardware_concurrency() > 1 ? 2 : 1;
 }
 
 bool InCommitTimestampsEnabled(const Metadata& m) {
@@ -256,11 +238,25 @@ std::optional<int64_t> IctEnablementVersion(const Metadata& m) {
 
 }  // namespace
 
+// FileEntry values of every live file, sorted by (path, DV unique id); `parsed`, when
+// given, holds the parsed statistics of file i, moved into its entry.
+static std::vector<table::FileEntry> BuildFileEntries(const LiveFileStore& live,
+                                                      std::vector<std::optional<table::FileStats>>* parsed) {
+  std::vector<table::FileEntry> out;
+  out.reserve(live.size());
+  for (uint32_t i : live.SortedOrder()) {
+    out.push_back(live[i].ToFileEntry());
+    if (parsed != nullptr && i < parsed->size()) out.back().stats = std::move((*parsed)[i]);
+  }
+  return out;
+}
+
 // Accumulates reconciled state while replaying newest-first.
 class SnapshotBuilder {
  public:
   SnapshotBuilder(io::FileSystem* fs, std::string table_root, LoadOptions options = {})
       : snap_(new Snapshot()), options_(options) {
+    snap_->options_ = options;
     snap_->fs_ = fs;
     snap_->table_root_ = std::move(table_root);
   }
@@ -276,20 +272,54 @@ class SnapshotBuilder {
 
  private:
   // Commits newest first; inside a commit the last action wins, so lines are taken in
-  // reverse ("keep only the newest reference for each logical file").
+  // reverse ("keep only the newest reference for each logical file"). Parsing is most of
+  // the cost and independent per file: with 2 threads, the next commit is parsed on a
+  // second thread while this one is parsed here; actions are applied in order, so the
+  // result (and the first error) is the sequential one.
   Status ReplayCommits() {
     const auto& commits = snap_->segment_.commits;
-    for (auto it = commits.rbegin(); it != commits.rend(); ++it) {
-      const std::string name = LogName(*it);
-      LITHIFY_ASSIGN_OR_RETURN(Buffer data, snap_->fs_->ReadFile(it->path));
-      LITHIFY_ASSIGN_OR_RETURN(auto actions, ParseCommitFile(AsStringView(data.view()), name));
-      const bool is_latest = it == commits.rbegin() && it->name.version == snap_->version_;
-      for (auto a = actions.rbegin(); a != actions.rend(); ++a) {
-        if (is_latest) {
-          if (auto* ci = std::get_if<CommitInfo>(&*a)) snap_->commit_info_ = *ci;
+    const size_t n = commits.size();
+    const bool parallel = EffectiveThreads(options_.threads) >= 2;
+    for (size_t i = 0; i < n; i += 2) {
+      // commits[n - 1 - i] is the newer of the pair.
+      Result<std::vector<Action>> second = std::vector<Action>();
+      std::thread helper;
+      bool helped = false;
+      if (i + 1 < n && parallel) {
+        try {
+          helper = std::thread([&] { second = ReadCommit(commits[n - 2 - i]); });
+          helped = true;
+        } catch (...) {
+          // no thread: parsed below, in order
         }
-        LITHIFY_RETURN_NOT_OK_CTX(Apply(std::move(*a), /*from_checkpoint=*/false), "{}", name);
       }
+      Result<std::vector<Action>> first = ReadCommit(commits[n - 1 - i]);
+      if (helped) helper.join();
+      LITHIFY_RETURN_NOT_OK(ApplyCommit(commits[n - 1 - i], std::move(first)));
+      if (i + 1 < n) {
+        if (!helped) second = ReadCommit(commits[n - 2 - i]);
+        LITHIFY_RETURN_NOT_OK(ApplyCommit(commits[n - 2 - i], std::move(second)));
+      }
+    }
+    return Status::OK();
+  }
+
+  // Stateless (safe on any thread).
+  Result<std::vector<Action>> ReadCommit(const LogFile& commit) const {
+    LITHIFY_ASSIGN_OR_RETURN(Buffer data, snap_->fs_->ReadFile(commit.path));
+    return ParseCommitFileFast(AsStringView(data.view()), LogName(commit));
+  }
+
+  Status ApplyCommit(const LogFile& commit, Result<std::vector<Action>> parsed) {
+    if (!parsed.ok()) return parsed.status();
+    std::vector<Action>& actions = *parsed;
+    const std::string name = LogName(commit);
+    const bool is_latest = &commit == &snap_->segment_.commits.back() && commit.name.version == snap_->version_;
+    for (auto a = actions.rbegin(); a != actions.rend(); ++a) {
+      if (is_latest) {
+        if (auto* ci = std::get_if<CommitInfo>(&*a)) snap_->commit_info_ = *ci;
+      }
+      LITHIFY_RETURN_NOT_OK_CTX(Apply(std::move(*a), /*from_checkpoint=*/false), "{}", name);
     }
     return Status::OK();
   }
@@ -303,26 +333,25 @@ class SnapshotBuilder {
       }
       return Apply(std::move(a), /*from_checkpoint=*/true);
     };
-    // Nearly every checkpoint row of a large table is a live add: size the live list
-    // from the footer's row count once instead of growing it (each growth moves every
-    // FileEntry and briefly holds two copies of the list).
-    auto reserve = [&](int64_t rows) {
-      auto& files = snap_->files_;
-      size_t want = files.size() + static_cast<size_t>(std::max<int64_t>(rows, 0));
-      if (want > files.capacity()) files.reserve(std::max(want, files.capacity() + files.capacity() / 2));
-    };
-    const bool read_stats = options_.stats != StatsMode::kNone;
+    CheckpointReadOptions read;
+    read.read_stats = options_.stats != StatsMode::kNone;
+    // Nearly every checkpoint row of a large table is a live add: size the record table
+    // from the footer's row count once instead of growing it.
+    read.on_rows = [&](int64_t rows) { snap_->live_.Reserve(static_cast<size_t>(std::max<int64_t>(rows, 0))); };
+    // Adds arrive as views into the decoded batch: only the store copies their bytes.
+    read.on_add = [&](const AddFileView& a) { return ApplyAdd(a, /*from_checkpoint=*/true); };
+    read.threads = options_.threads;
     for (const LogFile& part : snap_->segment_.checkpoint) {
       if (part.name.type == LogFileType::kCheckpointUuidJson) {
         LITHIFY_RETURN_NOT_OK(ReadJsonCheckpoint(snap_->fs_, part.path, sink));
       } else {
-        LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, part.path, sink, read_stats, reserve));
+        LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, part.path, sink, read));
       }
     }
     // "V2 Spec": file actions may live in sidecars under _delta_log/_sidecars.
     for (const Sidecar& s : sidecars) {
       LITHIFY_ASSIGN_OR_RETURN(std::string path, SidecarPath(s));
-      LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, path, sink, read_stats, reserve));
+      LITHIFY_RETURN_NOT_OK(ReadParquetCheckpoint(snap_->fs_, path, sink, read));
     }
     return Status::OK();
   }
@@ -343,7 +372,9 @@ class SnapshotBuilder {
     return std::visit(
         [&](auto&& a) -> Status {
           using T = std::decay_t<decltype(a)>;
-          if constexpr (std::is_same_v<T, AddFile>) return ApplyAdd(std::move(a), from_checkpoint);
+          if constexpr (std::is_same_v<T, AddFile>) {
+            return ApplyAdd(ViewOfAdd(a, &pv_scratch_, &tags_scratch_), from_checkpoint);
+          }
           else if constexpr (std::is_same_v<T, RemoveFile>) return ApplyRemove(std::move(a), from_checkpoint);
           else if constexpr (std::is_same_v<T, Protocol>) {
             if (!protocol_) protocol_ = std::move(a);
@@ -364,17 +395,17 @@ class SnapshotBuilder {
 
   // Whether (path, dv) is the newest reference to its logical file. Commit keys are
   // remembered; checkpoint keys are unique and only checked.
-  bool FirstSighting(const std::string& path, const std::string& dv_id, bool from_checkpoint) {
+  bool FirstSighting(std::string_view path, std::string_view dv_id, bool from_checkpoint) {
     if (from_checkpoint) return !seen_.Contains(path, dv_id);
     return seen_.Insert(path, dv_id);
   }
 
-  Status ApplyAdd(AddFile&& a, bool from_checkpoint) {
-    std::string path;
+  Status ApplyAdd(const AddFileView& a, bool from_checkpoint) {
     std::string dv_id = a.deletion_vector ? a.deletion_vector->UniqueId() : std::string();
-    const bool plain = IsPlainRelativePath(a.path);
-    if (plain) {
-      path = std::move(a.path);  // RelativizeDataPath would return it unchanged; skip its copies
+    std::string_view path;
+    std::string relativized;
+    if (IsPlainRelativePath(a.path)) {
+      path = a.path;  // RelativizeDataPath would return it unchanged; skip its copies
     } else {
       auto rel = RelativizeDataPath(snap_->table_root_, a.path);
       if (!rel.ok()) {
@@ -387,27 +418,25 @@ class SnapshotBuilder {
         }
         return rel.status().WithContext("add");
       }
-      path = std::move(rel).value();
+      relativized = std::move(rel).value();
+      path = relativized;
     }
     if (!FirstSighting(path, dv_id, from_checkpoint)) return Status::OK();
-    // Built in place (a FileEntry is ~450 bytes); on error the load fails as a whole.
-    table::FileEntry& f = snap_->files_.emplace_back();
-    f.path = std::move(path);
-    f.size = a.size;
-    f.modification_time_ms = a.modification_time;
-    f.partition_values = std::move(a.partition_values);
-    std::optional<std::string>& stats = a.stats ? a.stats : a.stats_parsed;
+    const std::optional<std::string_view>& stats = a.stats ? a.stats : a.stats_parsed;
+    std::optional<std::string_view> keep;
+    std::optional<int64_t> num_records;
     if (stats && options_.stats == StatsMode::kParsed) {
-      LITHIFY_ASSIGN_OR_RETURN_CTX(f.stats, ParseStats(*stats), "add '{}'", plain ? f.path : a.path);
+      // Parsed now so that malformed stats fail the load; files() takes them over.
+      LITHIFY_ASSIGN_OR_RETURN_CTX(table::FileStats fs, ParseStats(*stats), "add '{}'", a.path);
+      num_records = fs.num_records;
+      parsed_stats_.resize(snap_->live_.size());
+      parsed_stats_.push_back(std::move(fs));
+      keep = stats;
     } else if (stats && options_.stats == StatsMode::kRaw) {
-      f.stats.emplace().raw = std::move(*stats);
+      keep = stats;
     }
-    if (a.deletion_vector) f.deletion_vector = a.deletion_vector->ToRef();
-    f.tags = std::move(a.tags);
-    f.base_row_id = a.base_row_id;
-    f.default_row_commit_version = a.default_row_commit_version;
-    f.clustering_provider = std::move(a.clustering_provider);
-    return Status::OK();
+    // On error the load fails as a whole.
+    return snap_->live_.Append(path, a, keep, num_records);
   }
 
   Status ApplyRemove(RemoveFile&& r, bool from_checkpoint) {
@@ -449,10 +478,13 @@ class SnapshotBuilder {
       LITHIFY_ASSIGN_OR_RETURN_CTX(snap_->column_mapping_mode_,
                                    ParseColumnMappingMode(snap_->metadata_.configuration), "{}", where);
     }
-    SortFiles(&snap_->files_);
-    std::sort(snap_->tombstones_.begin(), snap_->tombstones_.end(),
-              [](const auto& a, const auto& b) { return a.path < b.path; });
+    SortTombstones(&snap_->tombstones_);
     snap_->timestamp_ms_ = CommitTimestamp();
+    if (options_.stats == StatsMode::kParsed) {
+      // Build files() now, moving the parsed statistics in (they were validated above).
+      parsed_stats_.resize(snap_->live_.size());
+      std::call_once(snap_->files_once_, [&] { snap_->files_ = BuildFileEntries(snap_->live_, &parsed_stats_); });
+    }
     return Status::OK();
   }
 
@@ -472,6 +504,9 @@ class SnapshotBuilder {
   std::optional<Metadata> metadata_;
   FileKeySet seen_;
   std::set<std::string> domains_seen_;
+  // kParsed: the parsed statistics of live file i (aligned with the store).
+  std::vector<std::optional<table::FileStats>> parsed_stats_;
+  std::vector<MapEntryView> pv_scratch_, tags_scratch_;
 };
 
 Status CheckReadSupported(const Protocol& p) {
@@ -507,14 +542,20 @@ std::string WriteBlockReason(const Protocol& p) {
 }
 
 std::optional<int64_t> Snapshot::NumLiveRecords() const {
+  // numRecords is known only from parsed statistics (StatsMode::kParsed).
   int64_t total = 0;
-  for (const auto& f : files_) {
+  for (LiveFileView f : live_) {
     auto n = f.num_live_records();
     if (!n) return std::nullopt;
     // numRecords comes from the log: hostile stats must not overflow the sum (UB).
     if (__builtin_add_overflow(total, *n, &total)) return std::nullopt;
   }
   return total;
+}
+
+const std::vector<table::FileEntry>& Snapshot::files() const {
+  std::call_once(files_once_, [this] { files_ = BuildFileEntries(live_, nullptr); });
+  return files_;
 }
 
 Result<std::shared_ptr<const Snapshot>> Snapshot::Load(io::FileSystem* fs, std::string table_root,

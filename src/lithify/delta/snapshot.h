@@ -9,15 +9,21 @@
 //      domainMetadata by domain, latest protocol and metaData)
 //   -> protocol gate (reader features lithify cannot honour are NotSupported)
 //   -> parse the schema, column mapping mode and partition columns.
-// Memory: the live-file list, the tombstones and a set of the file keys seen in
-// commits (checkpoint keys are unique by construction and are not remembered); actions
-// are not retained.
+// Memory: the live files in compact form (LiveFileStore, about 80 bytes per file plus
+// its path, partition values and -- unless StatsMode::kNone -- stats text), the
+// tombstones and a set of the file keys seen in commits (checkpoint keys are unique by
+// construction and are not remembered); actions are not retained. Checkpoint files are
+// streamed batch by batch (decoding and extraction overlap on two threads).
+// table::FileEntry values are built only when files() is first called.
 //
 // A Snapshot is immutable once loaded and safe to share across threads (hold it by
 // shared_ptr<const Snapshot>). It does not own the FileSystem, which must outlive it.
 //
 // Intended use by scan / describe / planning commands:
 //   LITHIFY_ASSIGN_OR_RETURN(auto snap, delta::Snapshot::Load(fs, root));
+//   // counts, sizes, paths, partition values, raw stats: no FileEntry is built
+//   for (delta::LiveFileView f : snap->live_files()) total += f.size();
+//   // planners and scans that want parsed statistics:
 //   for (const table::FileEntry& f : snap->files()) {
 //     ... open io::JoinPath(snap->table_root(), f.path) ...
 //     if (f.deletion_vector) LoadDeletionVector(fs, snap->table_root(), *f.deletion_vector);
@@ -29,12 +35,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "lithify/base/result.h"
 #include "lithify/delta/actions.h"
+#include "lithify/delta/live_files.h"
 #include "lithify/delta/log_segment.h"
 #include "lithify/delta/schema.h"
 #include "lithify/io/filesystem.h"
@@ -72,6 +80,12 @@ enum class StatsMode {
 
 struct LoadOptions {
   StatsMode stats = StatsMode::kParsed;
+  // Threads for replay: with 2, commit files are parsed two at a time, and a Parquet
+  // checkpoint is decoded on a second thread while the loading thread turns the
+  // previous batch into live files. 0 = automatic (2 when the machine has more than one
+  // core), 1 = all on the loading thread. The result (files, order, first error) does
+  // not depend on it.
+  int threads = 0;
 };
 
 class Snapshot {
@@ -110,8 +124,14 @@ class Snapshot {
   const std::map<std::string, std::string>& properties() const { return metadata_.configuration; }
   ColumnMappingMode column_mapping_mode() const { return column_mapping_mode_; }
 
-  // Live logical files, sorted by (path, DV unique id).
-  const std::vector<table::FileEntry>& files() const { return files_; }
+  // Live logical files in compact form, in replay order (see live_files.h). Cheap: use
+  // it when counts, sizes, paths, partition values or raw stats suffice.
+  const LiveFileStore& live_files() const { return live_; }
+  // Live logical files as FileEntry values, sorted by (path, DV unique id). Built from
+  // live_files() on the first call (thread-safe; later calls return the same vector);
+  // with StatsMode::kParsed they are built during Load, which reports malformed stats.
+  // Costs about 450 bytes per file plus its parsed statistics.
+  const std::vector<table::FileEntry>& files() const;
   // Unexpired-as-far-as-the-log-knows tombstones, sorted by path.
   const std::vector<Tombstone>& tombstones() const { return tombstones_; }
   // Latest txn per appId.
@@ -130,6 +150,9 @@ class Snapshot {
   // file lacks numRecords or the sum overflows int64 (garbage statistics).
   std::optional<int64_t> NumLiveRecords() const;
 
+  Snapshot(const Snapshot&) = delete;
+  Snapshot& operator=(const Snapshot&) = delete;
+
  private:
   friend class SnapshotBuilder;
   Snapshot() = default;
@@ -143,7 +166,11 @@ class Snapshot {
   Metadata metadata_;
   StructType schema_;
   ColumnMappingMode column_mapping_mode_ = ColumnMappingMode::kNone;
-  std::vector<table::FileEntry> files_;
+  LoadOptions options_;
+  LiveFileStore live_;
+  // files(): built once from live_ (eagerly with kParsed, from parsed_stats_).
+  mutable std::once_flag files_once_;
+  mutable std::vector<table::FileEntry> files_;
   std::vector<Tombstone> tombstones_;
   std::map<std::string, Txn> txns_;
   std::map<std::string, DomainMetadata> domains_;

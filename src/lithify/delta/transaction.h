@@ -130,10 +130,22 @@ class Transaction {
 
   // Validates (protocol covers the features the actions use, new metadata parses),
   // writes the commit, resolves lost races as described above. Errors:
-  //  - Conflict: a named concurrent-modification conflict (nothing written).
-  //  - AlreadyExists: a new table whose version 0 exists.
-  //  - IOError / Corruption from storage or a damaged winner commit.
-  //  - InvalidArgument: an invalid action set (e.g. row tracking without numRecords).
+  //  - Conflict: a named concurrent-modification conflict (nothing written); also
+  //    "MaxCommitRetriesExceededException" when options.max_attempts tries all lost
+  //    without a conflict.
+  //  - AlreadyExists: a new table whose version 0 (or any log file) exists.
+  //  - IOError / Corruption from storage or a damaged winner commit (named). A put
+  //    that fails with IOError is re-read before anything else: the commit's own bytes
+  //    there = success; nothing there and a retryable error = tried again (counts as
+  //    an attempt); the re-read failing too = IOError saying the outcome is unknown.
+  //  - InvalidArgument: an invalid action set (e.g. row tracking without numRecords, a
+  //    data-changing remove on a delta.appendOnly table, a CommitInfo action, a second
+  //    Metadata/Protocol, a partition column missing from the schema).
+  //  - NotSupported: a new Protocol action with a feature lithify cannot write.
+  // Commit fills what Delta requires and callers may leave out: metaData.id (a new
+  // UUID) when empty, remove.deletionTimestamp (NowMs) when absent.
+  // isBlindAppend follows Delta (only file actions matter; Txn/Metadata do not break
+  // it) except that an add with dataChange=false is not a blind append.
   Result<CommitResult> Commit();
 
  private:

@@ -1,0 +1,65 @@
+// Append: adds rows to a Delta table as one blind-append commit ("WRITE", mode Append).
+//
+//   load the snapshot -> check lithify may write it -> stream rows (input files via
+//   ingest.h, or the synthetic generator) into a delta::DataFileWriter -> Finish ->
+//   one Transaction with the AddFiles.
+// The commit reads nothing (isBlindAppend), so it never conflicts with concurrent
+// appends and only conflicts with metadata/protocol changes.
+//
+// Errors: anything before the commit (unreadable or mismatching input, IO failure while
+// writing) aborts the writer and commits nothing; data files already closed are left
+// behind as orphans that no version references (VACUUM removes them), and the message
+// says so. Input that does not match the table schema is InvalidArgument naming the
+// file, line/row, column and value. NotSupported when the table's protocol blocks
+// writes. Memory is bounded: rows flow in batches, at most max_open_files files open.
+//
+// Stateless; concurrent appends to one table are safe (optimistic concurrency).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/commands/generator.h"
+#include "lithify/commands/ingest.h"
+#include "lithify/delta/data_writer.h"
+#include "lithify/delta/transaction.h"
+#include "lithify/io/filesystem.h"
+
+namespace lithify::commands {
+
+struct AppendSpec {
+  // Input files (--from); read in order. Exactly one of inputs / generate is used.
+  std::vector<std::string> inputs;
+  // Format of every input; empty = from each file's extension.
+  std::optional<InputFormat> format;
+  // --generate: synthetic rows.
+  std::optional<GeneratorOptions> generate;
+  // --files: split generated rows over N files (per partition); >= 1.
+  int num_files = 1;
+  delta::DataWriterOptions writer;
+  // Transaction options (tests inject a clock).
+  delta::TransactionOptions transaction;
+  // Called after every batch written with the rows written so far (progress display).
+  std::function<void(int64_t rows)> progress;
+};
+
+struct AppendMetrics {
+  int64_t num_files = 0;
+  int64_t num_output_rows = 0;
+  int64_t num_output_bytes = 0;
+};
+
+struct AppendResult {
+  delta::CommitResult commit;
+  AppendMetrics metrics;
+};
+
+// Appends per the spec to the table at `root`. InvalidArgument for an empty spec
+// (no inputs and no generator, or both) or num_files < 1.
+Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
+                                const AppendSpec& spec);
+
+}  // namespace lithify::commands

@@ -1,0 +1,681 @@
+#include "lithify/commands/optimize.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "lithify/base/macros.h"
+#include "lithify/commands/logical_reader.h"
+#include "lithify/commands/scan.h"
+#include "lithify/delta/checkpoint_writer.h"
+#include "lithify/delta/data_writer.h"
+#include "lithify/delta/deletion_vector.h"
+#include "lithify/delta/stats.h"
+#include "lithify/exec/batch_conform.h"
+#include "lithify/parquet/file_reader.h"
+#include "lithify/planner/compaction.h"
+#include "lithify/planner/target_size.h"
+
+namespace lithify::commands {
+
+namespace {
+
+using FileKeyT = std::pair<std::string, std::string>;  // (path, DV unique id)
+using PartitionValuesT = std::map<std::string, std::optional<std::string>>;
+
+int64_t WallMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool IsTrue(const std::map<std::string, std::string>& props, const std::string& key) {
+  auto it = props.find(key);
+  return it != props.end() && Lower(it->second) == "true";
+}
+
+std::string OperationName(const OptimizeSpec& spec) { return spec.reorg_purge ? "REORG" : "OPTIMIZE"; }
+
+// ---- validation ------------------------------------------------------------------------
+
+Status ValidateSpec(const OptimizeSpec& spec) {
+  const std::string op = OperationName(spec);
+  if (spec.target_file_size && *spec.target_file_size <= 0) {
+    return Status::InvalidArgument("{}: the target file size must be positive, got {}", op, *spec.target_file_size);
+  }
+  if (spec.min_file_size && *spec.min_file_size < 0) {
+    return Status::InvalidArgument("{}: the minimum file size must not be negative, got {}", op, *spec.min_file_size);
+  }
+  if (spec.max_deleted_rows_ratio &&
+      (std::isnan(*spec.max_deleted_rows_ratio) || *spec.max_deleted_rows_ratio < 0 || *spec.max_deleted_rows_ratio > 1)) {
+    return Status::InvalidArgument("{}: the maximum deleted-rows ratio must be within [0, 1], got {}", op,
+                                   *spec.max_deleted_rows_ratio);
+  }
+  if (spec.batch_size && *spec.batch_size <= 0) {
+    return Status::InvalidArgument("{}: the batch size must be positive, got {}", op, *spec.batch_size);
+  }
+  if (spec.threads < 0) return Status::InvalidArgument("{}: threads must not be negative, got {}", op, spec.threads);
+  return Status::OK();
+}
+
+// What lithify cannot do on this table, refused before anything is written.
+Status CheckTableSupported(const delta::Snapshot& snap, const OptimizeSpec& spec) {
+  const std::string op = OperationName(spec);
+  const std::string& root = snap.table_root();
+  if (!snap.CanWrite()) return Status::NotSupported("{}: lithify cannot write this table: {}", root, snap.write_block_reason());
+  if (snap.protocol().HasReaderFeature("catalogManaged") || snap.protocol().HasWriterFeature("catalogManaged")) {
+    return Status::NotSupported("{}: {} is blocked on catalog-managed tables (as in Delta)", root, op);
+  }
+  auto dom = snap.domain_metadata().find("delta.clustering");
+  if (dom != snap.domain_metadata().end() && dom->second.configuration.find("[[") != std::string::npos) {
+    return Status::NotSupported("{}: the table is liquid-clustered; {} there is clustering, which lithify does not "
+                                "implement yet (it would only compact)",
+                                root, op);
+  }
+  return Status::OK();
+}
+
+// Delta's verifyPartitionPredicates: --where may reference partition columns only.
+Status CheckWherePartitionOnly(const ScanContext& ctx, const OptimizeSpec& spec) {
+  if (!ctx.predicate) return Status::OK();
+  const delta::Snapshot& snap = *ctx.snapshot;
+  for (const expr::BoundColumn& c : ctx.predicate->columns()) {
+    bool partition = false;
+    if (c.path.size() == 1) {
+      for (const std::string& p : snap.partition_columns()) partition = partition || Lower(p) == Lower(c.path[0]);
+    }
+    if (!partition) {
+      std::string parts;
+      for (const std::string& p : snap.partition_columns()) parts += (parts.empty() ? "" : ", ") + p;
+      return Status::InvalidArgument("{} --where may only reference partition columns; '{}' is not one ({})",
+                                     OperationName(spec), expr::ColumnPathText(c.path),
+                                     parts.empty() ? "the table is not partitioned" : "partition columns: " + parts);
+    }
+  }
+  return Status::OK();
+}
+
+// ---- row tracking (PROTOCOL.md "Row Tracking"; delta-maintenance-facts.md §8) -----------
+
+// Row ids and row commit versions must survive the rewrite: new files get fresh
+// baseRowId / defaultRowCommitVersion at commit, so each row's stable values are written
+// into the materialized columns the table's configuration names (hidden from the
+// schema): the materialized value when the input has one, else baseRowId + the row's
+// physical index / the input's defaultRowCommitVersion.
+struct RowTracking {
+  bool enabled = false;
+  std::string row_id_column;
+  std::string commit_version_column;
+};
+
+Result<RowTracking> RowTrackingOf(const delta::Snapshot& snap, const std::string& op) {
+  RowTracking rt;
+  if (!IsTrue(snap.properties(), "delta.enableRowTracking") || !snap.protocol().HasWriterFeature("rowTracking")) {
+    return rt;
+  }
+  auto id = snap.properties().find("delta.rowTracking.materializedRowIdColumnName");
+  auto ver = snap.properties().find("delta.rowTracking.materializedRowCommitVersionColumnName");
+  if (id == snap.properties().end() || ver == snap.properties().end() || id->second.empty() ||
+      ver->second.empty()) {
+    return Status::NotSupported(
+        "{}: {} on a row-tracking table needs delta.rowTracking.materializedRowIdColumnName and "
+        "materializedRowCommitVersionColumnName in the table configuration; they are missing",
+        snap.table_root(), op);
+  }
+  if (snap.column_mapping_mode() == delta::ColumnMappingMode::kId) {
+    return Status::NotSupported(
+        "{}: {} on a row-tracking table in column mapping mode 'id' is not implemented (the materialized "
+        "row-tracking columns would need field ids that no table column may ever reuse)",
+        snap.table_root(), op);
+  }
+  rt.enabled = true;
+  rt.row_id_column = id->second;
+  rt.commit_version_column = ver->second;
+  return rt;
+}
+
+// A nullable long field whose logical and physical name is `name`.
+delta::StructField HiddenLongField(const std::string& name, delta::ColumnMappingMode mode) {
+  delta::StructField f;
+  f.name = name;
+  f.type.kind = delta::DataType::Kind::kLong;
+  f.nullable = true;
+  if (mode != delta::ColumnMappingMode::kNone) {
+    f.metadata["delta.columnMapping.physicalName"] = nlohmann::json(name).dump();
+  }
+  return f;
+}
+
+// Replaces the nulls of a flat nullable INT64 column by value_of(row).
+template <typename F>
+void FillNulls(parquet::ColumnData* c, int64_t rows, F value_of) {
+  if (c->def_levels.empty()) return;  // no nulls possible
+  const int16_t max_def = c->descr->max_def;
+  Buffer out(static_cast<size_t>(rows) * 8);
+  int64_t k = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t v = c->def_levels[i] == max_def ? c->values.value<int64_t>(k++) : value_of(i);
+    std::memcpy(out.data() + i * 8, &v, 8);
+    c->def_levels[i] = max_def;
+  }
+  c->values.fixed = std::move(out);
+  c->values.count = rows;
+}
+
+// ---- the Delta side of the executor ----------------------------------------------------
+
+struct BinOutputs {
+  std::vector<delta::AddFile> adds;
+};
+
+class DeltaSink final : public exec::BinSink {
+ public:
+  DeltaSink(std::unique_ptr<delta::DataFileWriter> writer, PartitionValuesT pv, BinOutputs* slot)
+      : writer_(std::move(writer)), pv_(std::move(pv)), slot_(slot) {}
+  Status Write(const parquet::RowBatch& batch) override { return writer_->WriteBatch(pv_, batch); }
+  Result<std::vector<exec::OutputFile>> Finish() override;
+  void Abort() override { writer_->Abort(); }
+
+ private:
+  std::unique_ptr<delta::DataFileWriter> writer_;
+  PartitionValuesT pv_;
+  BinOutputs* slot_;
+};
+
+Result<std::vector<exec::OutputFile>> DeltaSink::Finish() {
+  LITHIFY_ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());
+  std::vector<exec::OutputFile> outs;
+  for (delta::AddFile& a : adds) {
+    a.data_change = false;  // OPTIMIZE rearranges data; it adds none
+    exec::OutputFile o;
+    Result<std::string> decoded = delta::DecodeActionPath(a.path);
+    o.path = decoded.ok() ? *decoded : a.path;
+    o.size = a.size;
+    if (a.stats) {
+      Result<table::FileStats> st = delta::ParseStats(*a.stats);
+      if (st.ok() && st->num_records) o.num_records = *st->num_records;
+    }
+    // Delta drops output files without rows (every input row was deleted).
+    if (o.num_records == 0) continue;
+    outs.push_back(std::move(o));
+    slot_->adds.push_back(std::move(a));
+  }
+  return outs;
+}
+
+// Reads inputs through the logical reader (current schema, column mapping, missing
+// columns null, dropped columns ignored), applies DVs, conforms to the data-file schema.
+class DeltaBinIo final : public exec::BinIo {
+ public:
+  static Result<std::unique_ptr<DeltaBinIo>> Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt,
+                                                  size_t num_bins);
+  Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) override;
+  Result<std::unique_ptr<exec::BinSink>> OpenSink(const planner::Bin& bin) override;
+
+  BinOutputs& outputs(int bin) { return outputs_[bin]; }
+  const table::FileEntry* Find(const planner::FileRef& f) const {
+    auto it = by_key_.find({f.path, f.dv_unique_id});
+    return it == by_key_.end() ? nullptr : it->second;
+  }
+
+ private:
+  DeltaBinIo(io::FileSystem* fs, const ScanContext& ctx) : fs_(fs), ctx_(ctx), snap_(*ctx.snapshot) {}
+  void MaterializeRowTracking(const table::FileEntry& f, parquet::RowBatch* batch) const;
+
+  io::FileSystem* fs_;
+  const ScanContext& ctx_;
+  const delta::Snapshot& snap_;
+  RowTracking rt_;
+  // With row tracking: the table schema plus the two materialized columns, read and
+  // written like table columns. `out_` points to ctx_.output or rt_output_.
+  delta::StructType rt_schema_;
+  std::unique_ptr<OutputSchema> rt_output_;
+  const OutputSchema* out_ = nullptr;
+  delta::WriteContext write_context_;
+  parquet::Schema file_schema_;
+  std::vector<int> data_leaves_;  // read leaves that are written (non-partition)
+  std::unique_ptr<exec::BatchConformer> conformer_;
+  std::map<FileKeyT, const table::FileEntry*> by_key_;
+  std::vector<BinOutputs> outputs_;
+};
+
+Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt,
+                                                     size_t num_bins) {
+  std::unique_ptr<DeltaBinIo> io(new DeltaBinIo(fs, ctx));
+  const delta::Snapshot& snap = *ctx.snapshot;
+  io->rt_ = std::move(rt);
+  io->write_context_ = delta::WriteContext::FromSnapshot(snap);
+  io->out_ = ctx.output.get();
+  if (io->rt_.enabled) {
+    io->rt_schema_ = snap.schema();
+    io->rt_schema_.fields.push_back(HiddenLongField(io->rt_.row_id_column, snap.column_mapping_mode()));
+    io->rt_schema_.fields.push_back(HiddenLongField(io->rt_.commit_version_column, snap.column_mapping_mode()));
+    LITHIFY_ASSIGN_OR_RETURN(OutputSchema o, OutputSchema::Build(io->rt_schema_, snap.partition_columns()));
+    io->rt_output_ = std::make_unique<OutputSchema>(std::move(o));
+    io->out_ = io->rt_output_.get();
+    io->write_context_.schema = io->rt_schema_;
+  }
+  LITHIFY_ASSIGN_OR_RETURN(io->file_schema_, delta::BuildDataFileSchema(io->write_context_));
+  const OutputSchema& out = *io->out_;
+  for (int l = 0; l < out.schema().num_leaves(); ++l) {
+    if (!out.leaves()[l].is_partition) io->data_leaves_.push_back(l);
+  }
+  // The read batch holds data_leaves_ in order: batch column i is read leaf data_leaves_[i].
+  Result<exec::BatchConformer> conf = exec::BatchConformer::Make(out.schema(), io->data_leaves_, io->file_schema_);
+  if (!conf.ok()) return conf.status().WithContext(snap.table_root());
+  io->conformer_ = std::make_unique<exec::BatchConformer>(std::move(*conf));
+  for (const table::FileEntry& f : snap.files()) io->by_key_[{f.path, f.dv_unique_id()}] = &f;
+  io->outputs_.resize(num_bins);
+  return io;
+}
+
+// The materialized columns are the last two read leaves (the last two top-level fields).
+void DeltaBinIo::MaterializeRowTracking(const table::FileEntry& f, parquet::RowBatch* batch) const {
+  const size_t n = batch->columns.size();
+  const int64_t first = batch->first_row_index;
+  if (f.base_row_id) {
+    const int64_t base = *f.base_row_id;
+    FillNulls(&batch->columns[n - 2], batch->num_rows, [&](int64_t i) { return base + first + i; });
+  }
+  if (f.default_row_commit_version) {
+    const int64_t v = *f.default_row_commit_version;
+    FillNulls(&batch->columns[n - 1], batch->num_rows, [&](int64_t) { return v; });
+  }
+}
+
+Status DeltaBinIo::ReadFile(const planner::Bin& bin, const planner::FileRef& ref, const EmitFn& emit) {
+  const table::FileEntry* f = Find(ref);
+  if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
+  const std::string path = io::JoinPath(snap_.table_root(), f->path);
+  LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
+                               "{}", path);
+  std::optional<delta::DeletionVector> dv;
+  if (f->deletion_vector) {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(dv, delta::LoadDeletionVector(fs_, snap_.table_root(), *f->deletion_vector),
+                                 "{}: deletion vector", path);
+  }
+  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx_, *f));
+  pv.resize(out_->delta_schema().fields.size());  // the materialized columns are no partitions
+  LITHIFY_ASSIGN_OR_RETURN_CTX(
+      std::unique_ptr<FileAdapter> adapter,
+      FileAdapter::Make(*out_, snap_.column_mapping_mode(), reader.get(), data_leaves_, pv), "{}", path);
+  for (int rg = 0; rg < adapter->num_row_groups(); ++rg) {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch batch, adapter->ReadRowGroup(rg), "{}: row group {}", path, rg);
+    // Row ids come from physical row indexes: materialize before rows are dropped.
+    if (rt_.enabled) MaterializeRowTracking(*f, &batch);
+    if (dv) {
+      parquet::FilterRows(&batch, dv->KeepMask(static_cast<uint64_t>(batch.first_row_index),
+                                               static_cast<uint64_t>(batch.num_rows)));
+    }
+    if (batch.num_rows == 0) continue;
+    LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch out, conformer_->Conform(std::move(batch)), "{}: row group {}",
+                                 path, rg);
+    LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(out)), "{}: row group {}", path, rg);
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& bin) {
+  delta::DataWriterOptions opts;
+  // Compaction writes exactly one file per bin (Delta: coalesce(1)), however the output
+  // compresses compared to its inputs.
+  opts.target_file_size_bytes = std::numeric_limits<int64_t>::max();
+  opts.max_open_files = 1;
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DataFileWriter> w,
+                           delta::DataFileWriter::Open(fs_, snap_.table_root(), write_context_, opts));
+  return std::unique_ptr<exec::BinSink>(new DeltaSink(std::move(w), bin.partition_values, &outputs_[bin.id]));
+}
+
+// ---- commit ----------------------------------------------------------------------------
+
+// RemoveFile as Delta's removeWithTimestamp(dataChange=false): stats trimmed to numRecords.
+delta::RemoveFile MakeRemove(const table::FileEntry& f, int64_t now_ms) {
+  delta::RemoveFile r;
+  r.path = delta::EncodeActionPath(f.path);
+  r.deletion_timestamp = now_ms;
+  r.data_change = false;
+  r.extended_file_metadata = true;
+  r.partition_values = f.partition_values;
+  r.size = f.size;
+  if (auto n = f.num_records()) r.stats = fmt::format("{{\"numRecords\":{}}}", *n);
+  r.tags = f.tags;
+  if (f.deletion_vector) r.deletion_vector = delta::DeletionVectorDescriptor::FromRef(*f.deletion_vector);
+  r.base_row_id = f.base_row_id;
+  r.default_row_commit_version = f.default_row_commit_version;
+  return r;
+}
+
+// Delta's OptimizeStats percentiles over the added sizes: s[0], s[n/4], s[n/2], s[3n/4], s[n-1].
+std::map<std::string, std::string> OperationMetrics(std::vector<int64_t> added, const std::vector<const table::FileEntry*>& removed) {
+  std::sort(added.begin(), added.end());
+  std::map<std::string, std::string> m;
+  int64_t added_bytes = 0, removed_bytes = 0, dvs = 0;
+  for (int64_t s : added) added_bytes += s;
+  for (const table::FileEntry* f : removed) {
+    removed_bytes += f->size;
+    if (f->deletion_vector) ++dvs;
+  }
+  const size_t n = added.size();
+  m["numAddedFiles"] = std::to_string(n);
+  m["numRemovedFiles"] = std::to_string(removed.size());
+  m["numAddedBytes"] = std::to_string(added_bytes);
+  m["numRemovedBytes"] = std::to_string(removed_bytes);
+  if (n > 0) {
+    m["minFileSize"] = std::to_string(added[0]);
+    m["p25FileSize"] = std::to_string(added[n / 4]);
+    m["p50FileSize"] = std::to_string(added[n / 2]);
+    m["p75FileSize"] = std::to_string(added[3 * n / 4]);
+    m["maxFileSize"] = std::to_string(added[n - 1]);
+  }
+  m["numDeletionVectorsRemoved"] = std::to_string(dvs);
+  return m;
+}
+
+nlohmann::json OperationParameters(const OptimizeSpec& spec) {
+  nlohmann::json p = nlohmann::json::object();
+  // Delta stores the predicate list (and zOrderBy / clusterBy) as JSON text.
+  p["predicate"] = (spec.where.empty() ? nlohmann::json::array() : nlohmann::json::array({spec.where}))
+                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (spec.reorg_purge) {
+    p["applyPurge"] = true;
+  } else {
+    p["zOrderBy"] = "[]";
+    p["clusterBy"] = "[]";
+    p["auto"] = false;
+  }
+  return p;
+}
+
+struct BatchCommitter {
+  io::FileSystem* fs;
+  const std::string& root;
+  const OptimizeSpec& spec;
+  const planner::Plan& plan;
+  DeltaBinIo& bio;
+  bool row_tracking = false;
+
+  // Commits `bins` (already rewritten) on `snapshot`; on a concurrent removal of an input,
+  // abandons the affected bins and commits the rest on the latest version.
+  Result<std::optional<int64_t>> Commit(std::shared_ptr<const delta::Snapshot> snapshot, std::vector<int> bins,
+                                        std::vector<AbandonedBin>* abandoned,
+                                        std::vector<int>* committed_bins);
+
+ private:
+  bool HasAdds(const std::vector<int>& bins) {
+    for (int b : bins) {
+      if (!bio.outputs(b).adds.empty()) return true;
+    }
+    return false;
+  }
+};
+
+Result<std::optional<int64_t>> BatchCommitter::Commit(std::shared_ptr<const delta::Snapshot> snapshot,
+                                                      std::vector<int> bins, std::vector<AbandonedBin>* abandoned,
+                                                      std::vector<int>* committed_bins) {
+  const std::vector<std::string> partition_columns = snapshot->partition_columns();
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    // Delta: no commit when the batch produced no file (its removes are not committed either).
+    if (!HasAdds(bins)) return std::optional<int64_t>();
+    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::Transaction> txn,
+                             delta::Transaction::Begin(snapshot, spec.transaction));
+    const int64_t now = txn->NowMs();
+    std::vector<delta::FileKey> read;
+    std::vector<int64_t> added;
+    std::vector<const table::FileEntry*> removed;
+    for (int b : bins) {
+      for (const planner::FileRef& ref : plan.bins[b].files) {
+        const table::FileEntry* f = bio.Find(ref);
+        if (f == nullptr) return Status::Internal("bin {}: input '{}' vanished from the plan's version", b, ref.path);
+        read.push_back({f->path, f->dv_unique_id()});
+        txn->AddAction(MakeRemove(*f, now));
+        removed.push_back(f);
+      }
+      for (const delta::AddFile& a : bio.outputs(b).adds) {
+        txn->AddAction(a);
+        added.push_back(a.size);
+      }
+    }
+    txn->ReadFiles(read);
+    if (row_tracking) txn->SetCommitInfoExtra({{"tags", {{"delta.rowTracking.preserved", "true"}}}});
+    txn->SetOperation(OperationName(spec), OperationParameters(spec), OperationMetrics(added, removed));
+    Result<delta::CommitResult> r = txn->Commit();
+    if (r.ok()) {
+      *committed_bins = bins;
+      return std::optional<int64_t>(r->version);
+    }
+    if (!r.status().IsConflict()) return r.status().WithContext(root);
+    // Lost to a conflicting commit: which inputs are still live on the latest version?
+    const Status conflict = r.status();
+    LITHIFY_ASSIGN_OR_RETURN(snapshot, delta::Snapshot::Load(fs, root));
+    if (snapshot->partition_columns() != partition_columns) {
+      return conflict.WithContextF("{}: the partition columns changed concurrently", root);
+    }
+    std::set<FileKeyT> live;
+    for (const table::FileEntry& f : snapshot->files()) live.insert({f.path, f.dv_unique_id()});
+    std::vector<int> keep;
+    for (int b : bins) {
+      std::string gone;
+      for (const planner::FileRef& ref : plan.bins[b].files) {
+        if (!live.count({ref.path, ref.dv_unique_id})) {
+          gone = ref.path;
+          break;
+        }
+      }
+      if (gone.empty()) {
+        keep.push_back(b);
+      } else {
+        abandoned->push_back({b, fmt::format("input '{}' was removed or given a new deletion vector by a concurrent "
+                                             "commit (latest version {}): {}",
+                                             gone, snapshot->version(), conflict.message())});
+      }
+    }
+    if (keep.size() == bins.size()) {
+      // Nothing of ours was touched (e.g. a metadata change): Delta retries the same actions.
+      if (!snapshot->CanWrite()) return conflict.WithContext(root);
+    }
+    bins = std::move(keep);
+    if (bins.empty()) return std::optional<int64_t>();
+  }
+  return Status::Conflict("MaxCommitRetriesExceededException", "{}: gave up after 10 conflicting commits", root);
+}
+
+// ---- metrics ---------------------------------------------------------------------------
+
+FileSizeMetrics SizeMetrics(const std::vector<int64_t>& sizes) {
+  FileSizeMetrics m;
+  m.total_files = static_cast<int64_t>(sizes.size());
+  for (int64_t s : sizes) {
+    m.total_size += s;
+    m.min = m.min ? std::min(*m.min, s) : s;
+    m.max = m.max ? std::max(*m.max, s) : s;
+  }
+  m.avg = m.total_files ? static_cast<double>(m.total_size) / static_cast<double>(m.total_files) : 0.0;
+  return m;
+}
+
+void FillPlanMetrics(const planner::Plan& plan, const delta::Snapshot& snap, OptimizeMetrics* m) {
+  m->partitions_optimized = plan.partitions_optimized;
+  m->num_bins = static_cast<int64_t>(plan.bins.size());
+  m->num_batches = std::max<int64_t>(1, static_cast<int64_t>(plan.batches.size()));
+  m->total_considered_files = plan.total_considered_files;
+  m->total_files_skipped = plan.total_files_skipped;
+  m->num_table_columns = static_cast<int64_t>(snap.schema().fields.size());
+  int64_t indexed = 32;
+  auto it = snap.properties().find("delta.dataSkippingNumIndexedCols");
+  if (it != snap.properties().end()) {
+    try {
+      indexed = std::stoll(it->second);
+    } catch (...) {
+      indexed = 32;
+    }
+  }
+  m->num_table_columns_with_stats = std::min(indexed, m->num_table_columns);
+}
+
+}  // namespace
+
+nlohmann::ordered_json OptimizeMetricsToJson(const OptimizeMetrics& m) {
+  auto sizes = [](const FileSizeMetrics& s) {
+    nlohmann::ordered_json j;
+    j["min"] = s.min ? nlohmann::ordered_json(*s.min) : nlohmann::ordered_json(nullptr);
+    j["max"] = s.max ? nlohmann::ordered_json(*s.max) : nlohmann::ordered_json(nullptr);
+    j["avg"] = s.avg;
+    j["totalFiles"] = s.total_files;
+    j["totalSize"] = s.total_size;
+    return j;
+  };
+  nlohmann::ordered_json j;
+  j["numFilesAdded"] = m.num_files_added;
+  j["numFilesRemoved"] = m.num_files_removed;
+  j["filesAdded"] = sizes(m.files_added);
+  j["filesRemoved"] = sizes(m.files_removed);
+  j["partitionsOptimized"] = m.partitions_optimized;
+  j["zOrderStats"] = nullptr;
+  j["clusteringStats"] = nullptr;
+  j["numBins"] = m.num_bins;
+  j["numBatches"] = m.num_batches;
+  j["totalConsideredFiles"] = m.total_considered_files;
+  j["totalFilesSkipped"] = m.total_files_skipped;
+  j["preserveInsertionOrder"] = m.preserve_insertion_order;
+  j["numFilesSkippedToReduceWriteAmplification"] = m.num_files_skipped_to_reduce_write_amplification;
+  j["numBytesSkippedToReduceWriteAmplification"] = m.num_bytes_skipped_to_reduce_write_amplification;
+  j["startTimeMs"] = m.start_time_ms;
+  j["endTimeMs"] = m.end_time_ms;
+  j["totalClusterParallelism"] = m.total_cluster_parallelism;
+  j["totalScheduledTasks"] = m.total_scheduled_tasks;
+  j["autoCompactParallelismStats"] = nullptr;
+  if (m.num_deletion_vectors_removed) {
+    nlohmann::ordered_json dv;
+    dv["numDeletionVectorsRemoved"] = *m.num_deletion_vectors_removed;
+    dv["numDeletionVectorRowsRemoved"] = m.num_deletion_vector_rows_removed.value_or(0);
+    j["deletionVectorStats"] = std::move(dv);
+  } else {
+    j["deletionVectorStats"] = nullptr;
+  }
+  j["numTableColumns"] = m.num_table_columns;
+  j["numTableColumnsWithStats"] = m.num_table_columns_with_stats;
+  return j;
+}
+
+Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, const OptimizeSpec& spec,
+                                ProgressFn progress) {
+  OptimizeResult result;
+  result.dry_run = spec.dry_run;
+  result.metrics.start_time_ms = WallMs();
+  LITHIFY_RETURN_NOT_OK(ValidateSpec(spec));
+
+  // 1. Snapshot, predicate, table checks.
+  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, root, delta::VersionSpec::Latest(), spec.where));
+  const delta::Snapshot& snap = *ctx.snapshot;
+  result.read_version = snap.version();
+  LITHIFY_RETURN_NOT_OK(CheckWherePartitionOnly(ctx, spec));
+  LITHIFY_RETURN_NOT_OK(CheckTableSupported(snap, spec));
+  LITHIFY_ASSIGN_OR_RETURN(RowTracking rt, RowTrackingOf(snap, OperationName(spec)));
+  if (!ctx.output && !snap.files().empty()) {
+    return Status::NotSupported("{}: the table has data files but no columns in its schema", root);
+  }
+
+  // 2. Scope: files whose partition values satisfy --where.
+  std::set<const table::FileEntry*> in_scope;
+  LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> decisions, PlanScan(ctx, true));
+  for (const FileDecision& d : decisions) {
+    if (d.verdict == FileVerdict::kKept) in_scope.insert(d.file);
+  }
+
+  // 3. Plan.
+  planner::TargetSizeInputs ts;
+  ts.explicit_bytes = spec.target_file_size;
+  if (auto it = snap.properties().find("delta.targetFileSize"); it != snap.properties().end()) ts.table_property = it->second;
+  ts.autotune = spec.autotune;
+  for (const table::FileEntry& f : snap.files()) ts.table_bytes += f.size;
+  LITHIFY_ASSIGN_OR_RETURN(auto target, planner::ResolveTargetFileSize(ts));
+  planner::CompactionOptions co;
+  co.mode = spec.reorg_purge ? planner::PlanMode::kReorgPurge : planner::PlanMode::kCompaction;
+  co.max_file_size = target.first;
+  co.min_file_size = spec.min_file_size.value_or(target.first);
+  co.max_deleted_rows_ratio = spec.max_deleted_rows_ratio.value_or(0.05);
+  co.batch_size = spec.batch_size;
+  co.target_size_source = target.second;
+  co.scope_description = spec.where;
+  if (!spec.where.empty()) {
+    co.in_scope = [&in_scope](const table::FileEntry& f) { return in_scope.count(&f) > 0; };
+  }
+  LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanCompaction(snap.files(), co, &result.log));
+  const planner::Plan& plan = result.plan;
+  FillPlanMetrics(plan, snap, &result.metrics);
+  const int threads = spec.threads > 0 ? spec.threads : exec::DefaultThreads();
+  result.metrics.total_cluster_parallelism = threads;
+  if (spec.dry_run || plan.bins.empty()) {
+    result.metrics.end_time_ms = WallMs();
+    return result;
+  }
+
+  // 4. Execute and commit, batch by batch.
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<DeltaBinIo> bio, DeltaBinIo::Make(fs, ctx, rt, plan.bins.size()));
+  exec::ExecOptions eo;
+  eo.threads = threads;
+  eo.progress = std::move(progress);
+  BatchCommitter committer{fs, root, spec, plan, *bio, rt.enabled};
+  std::vector<int64_t> added_sizes, removed_sizes;
+  int64_t dvs_removed = 0, dv_rows_removed = 0;
+  bool any_dv = false;
+  for (size_t b = 0; b < plan.batches.size(); ++b) {
+    const std::vector<int>& ids = plan.batches[b].bin_ids;
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<exec::BinResult> runs, exec::RunBins(plan, ids, bio.get(), eo));
+    result.metrics.total_scheduled_tasks += static_cast<int64_t>(runs.size());
+    for (const exec::BinResult& r : runs) {
+      if (!r.status.ok() && r.status.code() != StatusCode::kCancelled) return r.status.WithContext(root);
+    }
+    for (const exec::BinResult& r : runs) {
+      if (!r.status.ok()) return r.status.WithContext(root);
+    }
+    if (spec.before_commit) LITHIFY_RETURN_NOT_OK(spec.before_commit(static_cast<int>(b)));
+    std::vector<int> committed;
+    LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> version,
+                             committer.Commit(ctx.snapshot, ids, &result.abandoned, &committed));
+    if (version) result.versions.push_back(*version);
+    for (int id : committed) {
+      for (const delta::AddFile& a : bio->outputs(id).adds) added_sizes.push_back(a.size);
+      for (const planner::FileRef& ref : plan.bins[id].files) {
+        removed_sizes.push_back(ref.size);
+        if (const table::FileEntry* f = bio->Find(ref); f && f->deletion_vector) {
+          any_dv = true;
+          ++dvs_removed;
+          dv_rows_removed += f->deletion_vector->cardinality;
+        }
+      }
+    }
+  }
+  // Abandoned bins' outputs: no commit references them; remove them now (best effort).
+  for (const AbandonedBin& a : result.abandoned) {
+    for (const delta::AddFile& add : bio->outputs(a.bin_id).adds) {
+      Result<std::string> rel = delta::DecodeActionPath(add.path);
+      if (rel.ok() && fs->Delete(io::JoinPath(root, *rel)).ok()) ++result.orphans_deleted;
+    }
+  }
+  OptimizeMetrics& m = result.metrics;
+  m.num_files_added = static_cast<int64_t>(added_sizes.size());
+  m.num_files_removed = static_cast<int64_t>(removed_sizes.size());
+  m.files_added = SizeMetrics(added_sizes);
+  m.files_removed = SizeMetrics(removed_sizes);
+  m.total_files_skipped = m.total_considered_files - m.num_files_removed;
+  if (any_dv) {
+    m.num_deletion_vectors_removed = dvs_removed;
+    m.num_deletion_vector_rows_removed = dv_rows_removed;
+  }
+  m.end_time_ms = WallMs();
+  return result;
+}
+
+}  // namespace lithify::commands

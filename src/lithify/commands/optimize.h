@@ -1,0 +1,149 @@
+// OPTIMIZE and REORG ... APPLY (PURGE) on a Delta table: plan, rewrite bins, commit.
+//
+//   load the latest snapshot -> bind --where (partition columns only, as Delta's
+//   verifyPartitionPredicates) -> resolve the target size (planner/target_size.h) ->
+//   plan with Delta's bin-packing rules and a decision log (planner/compaction.h) ->
+//   [dry run stops here] -> per batch: rewrite its bins on a bounded pool (exec/),
+//   each bin streaming its inputs -- deletion vectors applied by row index, files
+//   written under older schemas mapped onto the current one (column mapping by id or
+//   physical name, missing columns null, dropped columns gone) -- into ONE new file per
+//   bin under the current schema with fresh exact statistics -> one commit per batch:
+//   RemoveFile per input (dataChange=false, extendedFileMetadata, numRecords-only
+//   stats, the input's DV and row-tracking fields) and AddFile per output
+//   (dataChange=false), operation OPTIMIZE (or REORG with applyPurge) with Delta's
+//   operationParameters and operationMetrics; the Transaction downgrades the isolation
+//   to SnapshotIsolation, so concurrent appends never conflict.
+//
+// Invariant: the live row multiset of the table is unchanged by every commit made here.
+//
+// Conflicts (delta-maintenance-facts.md §1.8): Delta retries OPTIMIZE with the same
+// actions only when every input is still live, and fails otherwise. lithify goes
+// further: when a concurrent commit removed an input or gave it a new deletion vector,
+// the bins holding such inputs are abandoned (reported with the winner's conflict) and
+// the other bins are committed on the latest version; their files are never rewritten
+// again. Abandoned bins' output files are deleted (no commit references them). A change
+// of the partition columns fails the run. No commit is written for a batch that
+// produced no file (so a second OPTIMIZE reports numFilesAdded 0 and writes nothing).
+//
+// Row tracking (PROTOCOL.md "Row Tracking"): on a table with delta.enableRowTracking=true
+// every output file carries the materialized row-id and row-commit-version columns the
+// configuration names (each row's materialized value, else its input's baseRowId + its
+// physical row index / the input's defaultRowCommitVersion), so row ids and commit
+// versions survive the rewrite while the new files get fresh baseRowId values; the
+// commit is tagged delta.rowTracking.preserved=true.
+//
+// Not implemented (refused with NotSupported, before anything is written): row tracking
+// in column mapping mode 'id', liquid-clustered tables (OPTIMIZE there is clustering,
+// not compaction), catalog-managed tables.
+//
+// Stateless; thread-safe for distinct specs. Memory is bounded by one row group per
+// running bin plus the plan and its decision log.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/base/result.h"
+#include "lithify/delta/transaction.h"
+#include "lithify/exec/executor.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/planner/decision_log.h"
+#include "lithify/planner/plan.h"
+
+namespace lithify::commands {
+
+struct OptimizeSpec {
+  // Partition predicate (expr language, logical names); "" = the whole table.
+  std::string where;
+  // Bin capacity; unset = delta.targetFileSize, autotune (when asked) or Delta's 1 GiB.
+  std::optional<int64_t> target_file_size;
+  // Candidate threshold (size < this); unset = the resolved target size (Delta OSS:
+  // optimize.minFileSize = optimize.maxFileSize = 1 GiB). Ignored for REORG.
+  std::optional<int64_t> min_file_size;
+  // Delta optimize.maxDeletedRowsRatio (0.05 when unset). Ignored for REORG.
+  std::optional<double> max_deleted_rows_ratio;
+  // Bytes per commit batch (Delta optimize.batchSize); unset = one commit.
+  std::optional<int64_t> batch_size;
+  bool dry_run = false;      // plan only: nothing is written
+  bool reorg_purge = false;  // REORG ... APPLY (PURGE) instead of OPTIMIZE
+  bool autotune = false;     // size the target by table size (planner/target_size.h)
+  int threads = 0;           // bins rewritten at once; 0 = exec::DefaultThreads()
+  delta::TransactionOptions transaction;  // clock, attempts (tests inject a clock)
+  // Test and fault-injection hook: called after a batch's bins are rewritten and before
+  // its first commit attempt, with the batch index. A non-OK status aborts the run.
+  std::function<Status(int batch)> before_commit;
+};
+
+// Delta's OptimizeMetrics (delta-maintenance-facts.md §2.3), field names as Delta's.
+struct FileSizeMetrics {
+  std::optional<int64_t> min;  // none when total_files == 0
+  std::optional<int64_t> max;
+  double avg = 0;              // total_size / total_files
+  int64_t total_files = 0;
+  int64_t total_size = 0;
+};
+struct OptimizeMetrics {
+  int64_t num_files_added = 0;
+  int64_t num_files_removed = 0;
+  FileSizeMetrics files_added;
+  FileSizeMetrics files_removed;
+  int64_t partitions_optimized = 0;  // distinct partitions among planned bins
+  int64_t num_bins = 0;              // planned bins
+  int64_t num_batches = 0;
+  int64_t total_considered_files = 0;  // files inside --where
+  int64_t total_files_skipped = 0;     // considered - removed
+  bool preserve_insertion_order = false;
+  int64_t num_files_skipped_to_reduce_write_amplification = 0;
+  int64_t num_bytes_skipped_to_reduce_write_amplification = 0;
+  int64_t start_time_ms = 0;  // when the run started (Delta records it at the end)
+  int64_t end_time_ms = 0;
+  int64_t total_cluster_parallelism = 0;  // worker threads
+  int64_t total_scheduled_tasks = 0;      // bins run
+  // Present only when a removed file had a deletion vector.
+  std::optional<int64_t> num_deletion_vectors_removed;
+  std::optional<int64_t> num_deletion_vector_rows_removed;
+  int64_t num_table_columns = 0;
+  int64_t num_table_columns_with_stats = 0;
+};
+// {"numFilesAdded":..,"numFilesRemoved":..,"filesAdded":{"min":..|null,"max":..,"avg":..,
+// "totalFiles":..,"totalSize":..},"filesRemoved":{...},"partitionsOptimized":..,...,
+// "deletionVectorStats":{...}|null,...} in Delta's field order.
+nlohmann::ordered_json OptimizeMetricsToJson(const OptimizeMetrics& m);
+
+// A bin that was rewritten but not committed, and why.
+struct AbandonedBin {
+  int bin_id = -1;
+  std::string reason;  // names the input and the concurrent commit's conflict
+};
+
+struct OptimizeResult {
+  planner::Plan plan;
+  planner::DecisionLog log;
+  OptimizeMetrics metrics;
+  int64_t read_version = -1;
+  std::vector<int64_t> versions;  // one per committed batch, ascending
+  std::vector<AbandonedBin> abandoned;
+  int64_t orphans_deleted = 0;    // output files of abandoned bins removed again
+  bool dry_run = false;
+};
+
+using ProgressFn = exec::ProgressFn;
+
+// Runs OPTIMIZE / REORG PURGE per the spec (see the header comment). Errors:
+//  - InvalidArgument: a --where that does not parse or bind ("predicate: ..."), that
+//    references a non-partition column ("OPTIMIZE --where may only reference partition
+//    columns; 'x' is not one"), or a non-positive size / negative ratio / threads < 0;
+//  - NotSupported: see above, or the protocol blocks writes;
+//  - the snapshot's errors; data-file errors naming the file (a null in a NOT NULL
+//    column is Corruption); Conflict when a concurrent change cannot be absorbed
+//    (partition columns changed, or commit retries exhausted).
+// Output files written before a failure stay as orphans no version references.
+Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, const OptimizeSpec& spec,
+                                ProgressFn progress = {});
+
+}  // namespace lithify::commands

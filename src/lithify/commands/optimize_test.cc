@@ -1,0 +1,725 @@
+// Tests of OPTIMIZE / REORG PURGE (commands/optimize.h) on real tables in temporary
+// directories: tables written by lithify and copies of corpus tables.
+#include "lithify/commands/optimize.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/commands/create_alter.h"
+#include "lithify/commands/delete.h"
+#include "lithify/commands/scan.h"
+#include "lithify/commands/test_util.h"
+#include "lithify/delta/data_writer.h"
+#include "lithify/delta/snapshot.h"
+#include "lithify/delta/stats.h"
+#include "lithify/delta/test_util.h"
+#include "lithify/delta/transaction.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/parquet/file_reader.h"
+
+namespace lithify::commands {
+namespace {
+
+using parquet::Value;
+
+// ---- helpers ---------------------------------------------------------------------------
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/lithify-optimize-test-XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string table() const { return path_ + "/table"; }
+
+ private:
+  std::string path_;
+};
+
+constexpr const char* kSchema =
+    R"({"type":"struct","fields":[)"
+    R"({"name":"id","type":"long","nullable":false,"metadata":{}},)"
+    R"({"name":"part","type":"string","nullable":true,"metadata":{}},)"
+    R"({"name":"name","type":"string","nullable":true,"metadata":{}},)"
+    R"({"name":"score","type":"double","nullable":true,"metadata":{}},)"
+    R"({"name":"s","type":{"type":"struct","fields":[{"name":"x","type":"integer","nullable":false,"metadata":{}}]},"nullable":true,"metadata":{}}]})";
+
+void MakeTable(io::FileSystem* fs, const std::string& root, std::vector<std::string> partitions,
+                 bool dvs = false) {
+  auto txn = delta::Transaction::BeginNewTable(fs, root);
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+  delta::Protocol p;
+  p.min_reader_version = 3;
+  p.min_writer_version = 7;
+  p.reader_features = std::vector<std::string>{};
+  p.writer_features = std::vector<std::string>{};
+  if (dvs) {
+    p.reader_features->push_back("deletionVectors");
+    p.writer_features->push_back("deletionVectors");
+  }
+  delta::Metadata m;
+  m.id = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
+  m.schema_string = kSchema;
+  m.partition_columns = std::move(partitions);
+  m.created_time = 1;
+  if (dvs) m.configuration["delta.enableDeletionVectors"] = "true";
+  (*txn)->AddAction(p);
+  (*txn)->AddAction(m);
+  (*txn)->SetOperation("CREATE TABLE", nlohmann::json::object());
+  auto r = (*txn)->Commit();
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+}
+
+std::vector<Value> Row(int64_t id, const std::string& part) {
+  return {Value::Int(id), Value::String(part),
+          id % 7 == 0 ? Value::Null() : Value::String("name-" + std::to_string(id)),
+          Value::Double(static_cast<double>(id) / 4), id % 5 == 0 ? Value::Null() : Value::Struct({Value::Int(id % 100)})};
+}
+
+// One blind-append commit of rows [first, first + n) into `part` (one file).
+void Append(io::FileSystem* fs, const std::string& root, int64_t first, int64_t n, const std::string& part) {
+  auto snap = delta::Snapshot::Load(fs, root);
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  auto w = delta::DataFileWriter::Open(fs, root, delta::WriteContext::FromSnapshot(**snap));
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  std::vector<std::vector<Value>> rows;
+  for (int64_t i = first; i < first + n; ++i) rows.push_back(Row(i, part));
+  ASSERT_TRUE((*w)->WriteRows(rows).ok());
+  auto adds = (*w)->Finish();
+  ASSERT_TRUE(adds.ok()) << adds.status().ToString();
+  auto txn = delta::Transaction::Begin(*snap);
+  ASSERT_TRUE(txn.ok());
+  for (auto& a : *adds) (*txn)->AddAction(a);
+  (*txn)->SetOperation("WRITE", nlohmann::json{{"mode", "Append"}});
+  auto r = (*txn)->Commit();
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+}
+
+// Rows of a version as sorted canonical JSON lines (a multiset).
+std::vector<std::string> Rows(io::FileSystem* fs, const std::string& root,
+                              delta::VersionSpec v = delta::VersionSpec::Latest()) {
+  testing::Lines out;
+  ScanOptions opts;
+  opts.version = v;
+  auto r = Scan(fs, root, opts, out.sink.get());
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  std::sort(out.lines.begin(), out.lines.end());
+  return out.lines;
+}
+
+// The live files of the latest version (a copy: the snapshot may go away).
+std::vector<table::FileEntry> Files(io::FileSystem* fs, const std::string& root);
+
+std::shared_ptr<const delta::Snapshot> Latest(io::FileSystem* fs, const std::string& root) {
+  auto s = delta::Snapshot::Load(fs, root);
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return s.ok() ? *s : nullptr;
+}
+
+std::vector<table::FileEntry> Files(io::FileSystem* fs, const std::string& root) {
+  auto s = Latest(fs, root);
+  return s ? s->files() : std::vector<table::FileEntry>{};
+}
+
+// The actions of one commit file.
+std::vector<delta::Action> CommitActions(io::FileSystem* fs, const std::string& root, int64_t v) {
+  const std::string name = fmt::format("_delta_log/{:020d}.json", v);
+  auto bytes = fs->ReadFile(io::JoinPath(root, name));
+  EXPECT_TRUE(bytes.ok()) << name;
+  if (!bytes.ok()) return {};
+  std::string text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+  auto actions = delta::ParseCommitFile(text, name);
+  EXPECT_TRUE(actions.ok()) << actions.status().ToString();
+  return actions.ok() ? *actions : std::vector<delta::Action>{};
+}
+
+Result<OptimizeResult> RunOptimize(io::FileSystem* fs, const std::string& root, OptimizeSpec spec = {}) {
+  if (spec.threads == 0) spec.threads = 2;
+  return Optimize(fs, root, spec);
+}
+
+// Every live file written by the commit: exact stats (numRecords equals the rows read,
+// min/max of id hold), no DV, dataChange=false.
+void ExpectExactOutputs(io::FileSystem* fs, const std::string& root, int64_t version) {
+  auto snap = delta::Snapshot::Load(fs, root, delta::VersionSpec::AtVersion(version));
+  ASSERT_TRUE(snap.ok());
+  int adds = 0;
+  for (const delta::Action& a : CommitActions(fs, root, version)) {
+    if (const auto* rm = std::get_if<delta::RemoveFile>(&a)) {
+      EXPECT_FALSE(rm->data_change);
+      EXPECT_EQ(rm->extended_file_metadata, std::optional<bool>(true));
+      if (rm->stats) {
+        EXPECT_EQ(rm->stats->find("minValues"), std::string::npos) << *rm->stats;
+      }
+      continue;
+    }
+    const auto* add = std::get_if<delta::AddFile>(&a);
+    if (add == nullptr) continue;
+    ++adds;
+    EXPECT_FALSE(add->data_change);
+    EXPECT_FALSE(add->deletion_vector.has_value());
+    ASSERT_TRUE(add->stats.has_value());
+    auto st = delta::ParseStats(*add->stats);
+    ASSERT_TRUE(st.ok()) << st.status().ToString();
+    // Count and bound the rows of this file through a scan restricted to it.
+    auto rel = delta::DecodeActionPath(add->path);
+    ASSERT_TRUE(rel.ok());
+    auto reader = parquet::FileReader::Open(fs, io::JoinPath(root, *rel));
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    int64_t rows = 0;
+    for (const auto& rg : (*reader)->metadata().row_groups) rows += rg.num_rows;
+    EXPECT_EQ(st->num_records, std::optional<int64_t>(rows));
+    // Our own tables: the NOT NULL `id` column has exact bounds and no nulls.
+    if (const table::ColumnStats* id = st->Find({"id"})) {
+      ASSERT_TRUE(id->min && id->max);
+      EXPECT_EQ(id->null_count, std::optional<int64_t>(0));
+      EXPECT_LE(id->min->int64(), id->max->int64());
+    }
+  }
+  EXPECT_GT(adds, 0);
+}
+
+// DuckDB's canonical JSON lines of one Parquet file; nullopt when node / DuckDB are missing.
+std::optional<std::vector<std::string>> DuckDbRows(const std::string& path) {
+  const std::string oracle = std::string(LITHIFY_SOURCE_DIR) + "/tests/oracle";
+  if (std::system("node --version > /dev/null 2>&1") != 0 ||
+      !std::filesystem::exists(oracle + "/node_modules/@duckdb/node-api")) {
+    return std::nullopt;
+  }
+  FILE* p = popen(("node '" + oracle + "/duckdb-cat.mjs' '" + path + "'").c_str(), "r");
+  if (p == nullptr) return std::nullopt;
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0) << path;
+  std::vector<std::string> lines;
+  for (size_t start = 0; start < out.size();) {
+    size_t nl = out.find('\n', start);
+    if (nl == std::string::npos) nl = out.size();
+    lines.push_back(out.substr(start, nl - start));
+    start = nl + 1;
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+class OptimizeTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<io::FileSystem> fs_ = io::NewLocalFileSystem();
+  TempDir dir_;
+  std::string root_ = dir_.table();
+};
+
+// ---- compaction ----------------------------------------------------------------------
+
+TEST_F(OptimizeTest, UnpartitionedSmallFilesBecomeOneFile) {
+  MakeTable(fs_.get(), root_, {});
+  for (int i = 0; i < 8; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  const int64_t v0 = Latest(fs_.get(), root_)->version();
+  const auto before = Rows(fs_.get(), root_);
+  std::vector<std::string> old_files;
+  for (const auto& f : Files(fs_.get(), root_)) old_files.push_back(f.path);
+
+  auto r = RunOptimize(fs_.get(), root_);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.num_files_added, 1);
+  EXPECT_EQ(r->metrics.num_files_removed, 8);
+  EXPECT_EQ(r->metrics.num_bins, 1);
+  EXPECT_EQ(r->metrics.total_considered_files, 8);
+  EXPECT_EQ(r->metrics.total_files_skipped, 0);
+  EXPECT_EQ(r->metrics.files_removed.total_files, 8);
+  ASSERT_EQ(r->versions, std::vector<int64_t>{v0 + 1});
+  EXPECT_TRUE(r->abandoned.empty());
+
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 1u);
+  EXPECT_EQ(snap->files()[0].num_records(), std::optional<int64_t>(80));
+  EXPECT_EQ(Rows(fs_.get(), root_), before);
+  ExpectExactOutputs(fs_.get(), root_, v0 + 1);
+
+  // commitInfo: OPTIMIZE under SnapshotIsolation with Delta's parameters and metrics.
+  bool saw_info = false;
+  for (const delta::Action& a : CommitActions(fs_.get(), root_, v0 + 1)) {
+    const auto* ci = std::get_if<delta::CommitInfo>(&a);
+    if (ci == nullptr) continue;
+    saw_info = true;
+    auto j = nlohmann::json::parse(ci->json);
+    EXPECT_EQ(j["operation"], "OPTIMIZE");
+    EXPECT_EQ(j["isolationLevel"], "SnapshotIsolation");
+    EXPECT_EQ(j["operationParameters"]["predicate"], "[]");
+    EXPECT_EQ(j["operationParameters"]["zOrderBy"], "[]");
+    EXPECT_EQ(j["operationParameters"]["auto"], false);
+    EXPECT_EQ(j["operationMetrics"]["numAddedFiles"], "1");
+    EXPECT_EQ(j["operationMetrics"]["numRemovedFiles"], "8");
+    EXPECT_EQ(j["operationMetrics"]["numDeletionVectorsRemoved"], "0");
+    EXPECT_EQ(j["operationMetrics"]["minFileSize"], j["operationMetrics"]["maxFileSize"]);
+  }
+  EXPECT_TRUE(saw_info);
+
+  // The previous version still reads the same rows from its own files, which remain.
+  EXPECT_EQ(Rows(fs_.get(), root_, delta::VersionSpec::AtVersion(v0)), before);
+  for (const std::string& p : old_files) EXPECT_TRUE(std::filesystem::exists(root_ + "/" + p)) << p;
+
+  // Idempotent: a second run adds nothing and writes no commit.
+  auto again = RunOptimize(fs_.get(), root_);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->metrics.num_files_added, 0);
+  EXPECT_TRUE(again->versions.empty());
+  EXPECT_EQ(Latest(fs_.get(), root_)->version(), v0 + 1);
+  EXPECT_FALSE(again->log.summary.empty());
+}
+
+TEST_F(OptimizeTest, DuckDbReadsTheCompactedFile) {
+  MakeTable(fs_.get(), root_, {});
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 25, 25, "q");
+  auto r = RunOptimize(fs_.get(), root_);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 1u);
+  auto duck = DuckDbRows(io::JoinPath(root_, snap->files()[0].path));
+  if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
+  EXPECT_EQ(*duck, Rows(fs_.get(), root_));
+}
+
+TEST_F(OptimizeTest, PartitionedOneFilePerPartitionBin) {
+  MakeTable(fs_.get(), root_, {"part"});
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 10, 10, "a");
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, 100 + i * 10, 10, "b");
+  Append(fs_.get(), root_, 500, 10, "c");  // alone in its partition: never rewritten
+  const auto before = Rows(fs_.get(), root_);
+  std::string c_file;
+  for (const auto& f : Files(fs_.get(), root_)) {
+    if (f.partition_values.at("part") == "c") c_file = f.path;
+  }
+
+  auto r = RunOptimize(fs_.get(), root_);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.num_bins, 2);
+  EXPECT_EQ(r->metrics.partitions_optimized, 2);
+  EXPECT_EQ(r->metrics.num_files_added, 2);
+  EXPECT_EQ(r->metrics.num_files_removed, 7);
+  EXPECT_EQ(r->metrics.total_files_skipped, 1);
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 3u);
+  std::set<std::string> parts;
+  for (const auto& f : snap->files()) {
+    parts.insert(*f.partition_values.at("part"));
+    if (*f.partition_values.at("part") == "c") {
+      EXPECT_EQ(f.path, c_file);
+    } else {
+      EXPECT_EQ(f.path.rfind("part=", 0), 0u) << f.path;
+    }
+  }
+  EXPECT_EQ(parts, (std::set<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(Rows(fs_.get(), root_), before);
+  ExpectExactOutputs(fs_.get(), root_, r->versions.at(0));
+}
+
+TEST_F(OptimizeTest, WhereRestrictsToPartitionsAndRefusesDataColumns) {
+  MakeTable(fs_.get(), root_, {"part"});
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, i * 10, 10, "a");
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, 100 + i * 10, 10, "b");
+  const int64_t v0 = Latest(fs_.get(), root_)->version();
+
+  OptimizeSpec bad;
+  bad.where = "id > 3";
+  auto refused = RunOptimize(fs_.get(), root_, bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.status().IsInvalidArgument());
+  EXPECT_NE(refused.status().message().find("may only reference partition columns; 'id' is not one"),
+            std::string::npos)
+      << refused.status().message();
+  bad.where = "part = ";
+  EXPECT_TRUE(RunOptimize(fs_.get(), root_, bad).status().IsInvalidArgument());
+  EXPECT_EQ(Latest(fs_.get(), root_)->version(), v0);
+
+  OptimizeSpec spec;
+  spec.where = "part = 'a'";
+  auto r = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.total_considered_files, 3);
+  EXPECT_EQ(r->metrics.num_files_removed, 3);
+  int a = 0, b = 0;
+  for (const auto& f : Files(fs_.get(), root_)) (*f.partition_values.at("part") == "a" ? a : b)++;
+  EXPECT_EQ(a, 1);
+  EXPECT_EQ(b, 3);
+  // The predicate is recorded as Delta records it: a JSON array in a string.
+  for (const delta::Action& act : CommitActions(fs_.get(), root_, r->versions.at(0))) {
+    if (const auto* ci = std::get_if<delta::CommitInfo>(&act)) {
+      EXPECT_EQ(nlohmann::json::parse(ci->json)["operationParameters"]["predicate"], "[\"part = 'a'\"]");
+    }
+  }
+}
+
+TEST_F(OptimizeTest, DryRunPlansWithoutWriting) {
+  MakeTable(fs_.get(), root_, {});
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  const int64_t v0 = Latest(fs_.get(), root_)->version();
+  size_t entries = 0;
+  for (auto& e : std::filesystem::recursive_directory_iterator(root_)) entries += e.is_regular_file();
+  OptimizeSpec spec;
+  spec.dry_run = true;
+  auto r = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->dry_run);
+  EXPECT_EQ(r->plan.bins.size(), 1u);
+  EXPECT_EQ(r->plan.total_input_files(), 3);
+  EXPECT_EQ(r->metrics.num_files_added, 0);
+  EXPECT_EQ(r->log.files.size(), 3u);
+  EXPECT_EQ(Latest(fs_.get(), root_)->version(), v0);
+  size_t after = 0;
+  for (auto& e : std::filesystem::recursive_directory_iterator(root_)) after += e.is_regular_file();
+  EXPECT_EQ(after, entries);
+}
+
+TEST_F(OptimizeTest, SmallTargetSplitsIntoSeveralBins) {
+  MakeTable(fs_.get(), root_, {});
+  for (int i = 0; i < 6; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  const auto before = Rows(fs_.get(), root_);
+  int64_t one = Files(fs_.get(), root_)[0].size;
+  OptimizeSpec spec;
+  spec.target_file_size = one * 2 + one / 2;  // two files per bin
+  spec.min_file_size = int64_t{1} << 30;
+  auto r = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.num_bins, 3);
+  EXPECT_EQ(r->metrics.num_files_added, 3);
+  EXPECT_EQ(Files(fs_.get(), root_).size(), 3u);
+  EXPECT_EQ(Rows(fs_.get(), root_), before);
+}
+
+// ---- deletion vectors and REORG PURGE ------------------------------------------------
+
+TEST_F(OptimizeTest, ReorgPurgeRewritesSingleFilesWithDeletedRows) {
+  MakeTable(fs_.get(), root_, {}, /*dvs=*/true);
+  Append(fs_.get(), root_, 0, 20, "p");
+  Append(fs_.get(), root_, 100, 20, "p");
+  Append(fs_.get(), root_, 200, 20, "p");
+  DeleteSpec del;
+  del.predicate = "id = 3 OR id = 105";
+  auto d = DeleteRows(fs_.get(), root_, del);
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  int with_dv = 0;
+  for (const auto& f : Files(fs_.get(), root_)) with_dv += f.deletion_vector.has_value();
+  ASSERT_EQ(with_dv, 2);
+  const auto before = Rows(fs_.get(), root_);
+
+  OptimizeSpec spec;
+  spec.reorg_purge = true;
+  auto r = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.num_bins, 1);  // both DV files, packed together
+  EXPECT_EQ(r->metrics.num_files_removed, 2);
+  ASSERT_TRUE(r->metrics.num_deletion_vectors_removed.has_value());
+  EXPECT_EQ(*r->metrics.num_deletion_vectors_removed, 2);
+  EXPECT_EQ(*r->metrics.num_deletion_vector_rows_removed, 2);
+  auto snap = Latest(fs_.get(), root_);
+  for (const auto& f : snap->files()) EXPECT_FALSE(f.deletion_vector.has_value()) << f.path;
+  EXPECT_EQ(snap->NumLiveRecords(), std::optional<int64_t>(58));
+  EXPECT_EQ(Rows(fs_.get(), root_), before);
+  ExpectExactOutputs(fs_.get(), root_, r->versions.at(0));
+  for (const delta::Action& a : CommitActions(fs_.get(), root_, r->versions.at(0))) {
+    if (const auto* ci = std::get_if<delta::CommitInfo>(&a)) {
+      auto j = nlohmann::json::parse(ci->json);
+      EXPECT_EQ(j["operation"], "REORG");
+      EXPECT_EQ(j["operationParameters"]["applyPurge"], true);
+      EXPECT_EQ(j["operationMetrics"]["numDeletionVectorsRemoved"], "2");
+    }
+    if (const auto* rm = std::get_if<delta::RemoveFile>(&a)) {
+      EXPECT_TRUE(rm->deletion_vector.has_value());
+    }
+  }
+  // Nothing left to purge.
+  auto again = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->versions.empty());
+}
+
+TEST_F(OptimizeTest, ReorgPurgeRewritesALoneFile) {
+  delta::testing::TempTable t(testing::Kernel("table-with-dv-small"));
+  const auto before = Rows(fs_.get(), t.root());
+  // OPTIMIZE leaves a single file alone, even with deleted rows.
+  auto opt = RunOptimize(fs_.get(), t.root());
+  ASSERT_TRUE(opt.ok()) << opt.status().ToString();
+  EXPECT_TRUE(opt->versions.empty());
+  OptimizeSpec spec;
+  spec.reorg_purge = true;
+  auto r = RunOptimize(fs_.get(), t.root(), spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.num_files_added, 1);
+  auto snap = Latest(fs_.get(), t.root());
+  ASSERT_EQ(snap->files().size(), 1u);
+  EXPECT_FALSE(snap->files()[0].deletion_vector.has_value());
+  EXPECT_EQ(Rows(fs_.get(), t.root()), before);
+  EXPECT_EQ(Rows(fs_.get(), t.root(), delta::VersionSpec::AtVersion(r->read_version)), before);
+  // DuckDB reading the purged file (no DV to apply any more) sees the live rows.
+  auto duck = DuckDbRows(io::JoinPath(t.root(), snap->files()[0].path));
+  if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
+  EXPECT_EQ(*duck, before);
+}
+
+TEST_F(OptimizeTest, CompactionAppliesDeletionVectors) {
+  MakeTable(fs_.get(), root_, {}, /*dvs=*/true);
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  DeleteSpec del;
+  del.predicate = "id IN (0, 3, 6, 9, 12, 15, 21, 27, 30, 33, 39)";
+  auto d = DeleteRows(fs_.get(), root_, del);
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  ASSERT_TRUE(d->commit.has_value());
+  const auto before = Rows(fs_.get(), root_);
+  auto r = RunOptimize(fs_.get(), root_);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.num_files_added, 1);
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 1u);
+  EXPECT_FALSE(snap->files()[0].deletion_vector.has_value());
+  EXPECT_EQ(snap->files()[0].num_records(), std::optional<int64_t>(static_cast<int64_t>(before.size())));
+  EXPECT_EQ(Rows(fs_.get(), root_), before);
+}
+
+// ---- concurrency -----------------------------------------------------------------------
+
+TEST_F(OptimizeTest, ConcurrentDeleteAbandonsOnlyTheAffectedBin) {
+  MakeTable(fs_.get(), root_, {"part"});
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, i * 10, 10, "a");
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, 100 + i * 10, 10, "b");
+  OptimizeSpec spec;
+  spec.before_commit = [&](int) -> Status {
+    DeleteSpec del;
+    del.predicate = "id = 11";  // a file of partition 'a' (copy-on-write: removed and re-added)
+    return DeleteRows(fs_.get(), root_, del).status();
+  };
+  auto r = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->abandoned.size(), 1u);
+  const planner::Bin& lost = r->plan.bins.at(r->abandoned[0].bin_id);
+  EXPECT_EQ(lost.partition_values.at("part"), "a");
+  EXPECT_NE(r->abandoned[0].reason.find("Concurrent"), std::string::npos) << r->abandoned[0].reason;
+  EXPECT_EQ(r->metrics.num_files_added, 1);
+  EXPECT_EQ(r->metrics.num_files_removed, 3);
+  EXPECT_EQ(r->orphans_deleted, 1);
+  ASSERT_EQ(r->versions.size(), 1u);
+  auto snap = Latest(fs_.get(), root_);
+  EXPECT_EQ(r->versions[0], snap->version());
+  int a = 0, b = 0;
+  for (const auto& f : snap->files()) (*f.partition_values.at("part") == "a" ? a : b)++;
+  EXPECT_EQ(a, 3);  // untouched (one of them rewritten by the delete)
+  EXPECT_EQ(b, 1);
+  EXPECT_EQ(snap->NumLiveRecords(), std::optional<int64_t>(59));
+  std::vector<std::string> rows = Rows(fs_.get(), root_);
+  EXPECT_EQ(rows.size(), 59u);
+  for (const std::string& row : rows) EXPECT_EQ(row.find("\"id\":11,"), std::string::npos) << row;
+}
+
+TEST_F(OptimizeTest, ConcurrentNewDeletionVectorAbandonsOnlyTheAffectedBin) {
+  MakeTable(fs_.get(), root_, {"part"}, /*dvs=*/true);
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, i * 10, 10, "a");
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, 100 + i * 10, 10, "b");
+  OptimizeSpec spec;
+  spec.before_commit = [&](int) -> Status {
+    DeleteSpec del;
+    del.predicate = "id = 121";  // same path in 'b', re-added with a new DV
+    return DeleteRows(fs_.get(), root_, del).status();
+  };
+  auto r = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->abandoned.size(), 1u);
+  EXPECT_EQ(r->plan.bins.at(r->abandoned[0].bin_id).partition_values.at("part"), "b");
+  EXPECT_EQ(r->metrics.num_files_added, 1);
+  auto snap = Latest(fs_.get(), root_);
+  int a = 0, b = 0, dvs = 0;
+  for (const auto& f : snap->files()) {
+    (*f.partition_values.at("part") == "a" ? a : b)++;
+    dvs += f.deletion_vector.has_value();
+  }
+  EXPECT_EQ(a, 1);
+  EXPECT_EQ(b, 3);
+  EXPECT_EQ(dvs, 1);
+  EXPECT_EQ(Rows(fs_.get(), root_).size(), 59u);
+}
+
+TEST_F(OptimizeTest, ConcurrentAppendsNeverFailAndLoseNoRow) {
+  MakeTable(fs_.get(), root_, {});
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  OptimizeSpec spec;
+  int appended = 0;
+  spec.before_commit = [&](int) -> Status {
+    for (int k = 0; k < 3; ++k) {
+      Append(fs_.get(), root_, 1000 + k * 10, 10, "p");
+      ++appended;
+    }
+    return Status::OK();
+  };
+  const auto before = Rows(fs_.get(), root_);
+  auto r = RunOptimize(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->abandoned.empty());
+  EXPECT_EQ(r->metrics.num_files_removed, 4);
+  auto snap = Latest(fs_.get(), root_);
+  EXPECT_EQ(snap->files().size(), 4u);  // the compacted file + the 3 appended ones
+  EXPECT_EQ(snap->NumLiveRecords(), std::optional<int64_t>(70));
+  const auto after = Rows(fs_.get(), root_);
+  EXPECT_EQ(after.size(), 70u);
+  EXPECT_TRUE(std::includes(after.begin(), after.end(), before.begin(), before.end()));
+  EXPECT_EQ(appended, 3);
+}
+
+// ---- refusals ----------------------------------------------------------------------------
+
+// id -> (row id, row commit version) of every live row, read from the data files: the
+// materialized columns when present, else baseRowId + physical index / defaultRowCommitVersion.
+std::map<int64_t, std::pair<int64_t, int64_t>> RowIds(io::FileSystem* fs, const std::string& root) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> out;
+  auto snap = Latest(fs, root);
+  const std::string id_col = snap->properties().at("delta.rowTracking.materializedRowIdColumnName");
+  const std::string ver_col = snap->properties().at("delta.rowTracking.materializedRowCommitVersionColumnName");
+  for (const table::FileEntry& f : snap->files()) {
+    auto reader = parquet::FileReader::Open(fs, io::JoinPath(root, f.path));
+    EXPECT_TRUE(reader.ok());
+    if (!reader.ok()) return out;
+    const parquet::Schema& sch = (*reader)->schema();
+    auto ids = parquet::ResolveColumns(sch, {"id"});
+    auto rid = parquet::ResolveColumns(sch, {id_col});
+    auto rver = parquet::ResolveColumns(sch, {ver_col});
+    for (int rg = 0; rg < (*reader)->num_row_groups(); ++rg) {
+      std::vector<int> leaves = {ids->at(0)};
+      if (rid.ok()) leaves.push_back(rid->at(0));
+      if (rver.ok()) leaves.push_back(rver->at(0));
+      auto b = (*reader)->ReadRowGroup(rg, leaves);
+      EXPECT_TRUE(b.ok()) << b.status().ToString();
+      if (!b.ok()) return out;
+      for (int64_t i = 0; i < b->num_rows; ++i) {
+        const int64_t id = b->columns[0].values.value<int64_t>(i);
+        int64_t row_id = *f.base_row_id + b->first_row_index + i;
+        int64_t version = *f.default_row_commit_version;
+        if (rid.ok()) {  // written by OPTIMIZE: never null
+          EXPECT_TRUE(b->columns[1].IsValid(i, 1));
+          row_id = b->columns[1].values.value<int64_t>(i);
+        }
+        if (rver.ok()) version = b->columns[2].values.value<int64_t>(i);
+        out[id] = {row_id, version};
+      }
+    }
+  }
+  return out;
+}
+
+TEST_F(OptimizeTest, RowTrackingSurvivesTheRewrite) {
+  auto schema = delta::ParseSchema(kSchema);
+  ASSERT_TRUE(schema.ok());
+  delta::NewTableSpec t;
+  t.schema = *schema;
+  t.properties["delta.enableRowTracking"] = "true";
+  auto created = CreateTable(fs_.get(), root_, t);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  for (const auto& f : Files(fs_.get(), root_)) ASSERT_TRUE(f.base_row_id.has_value());
+  const auto before_ids = RowIds(fs_.get(), root_);
+  ASSERT_EQ(before_ids.size(), 40u);
+  const auto before = Rows(fs_.get(), root_);
+
+  auto r = RunOptimize(fs_.get(), root_);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->metrics.num_files_added, 1);
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 1u);
+  // The new file got a fresh baseRowId; the rows kept theirs through the materialized column.
+  EXPECT_GE(*snap->files()[0].base_row_id, 40);
+  EXPECT_EQ(RowIds(fs_.get(), root_), before_ids);
+  EXPECT_EQ(Rows(fs_.get(), root_), before);  // the hidden columns do not show
+  for (const delta::Action& a : CommitActions(fs_.get(), root_, r->versions.at(0))) {
+    if (const auto* ci = std::get_if<delta::CommitInfo>(&a)) {
+      EXPECT_EQ(nlohmann::json::parse(ci->json)["tags"]["delta.rowTracking.preserved"], "true");
+    }
+  }
+  // A second round keeps them too (materialized values win over the new baseRowId).
+  Append(fs_.get(), root_, 1000, 5, "p");
+  auto ids2 = RowIds(fs_.get(), root_);
+  auto r2 = RunOptimize(fs_.get(), root_);
+  ASSERT_TRUE(r2.ok()) << r2.status().ToString();
+  EXPECT_EQ(r2->metrics.num_files_added, 1);
+  EXPECT_EQ(RowIds(fs_.get(), root_), ids2);
+}
+
+TEST_F(OptimizeTest, InvalidOptionsAreRefused) {
+  MakeTable(fs_.get(), root_, {});
+  OptimizeSpec spec;
+  spec.target_file_size = 0;
+  EXPECT_TRUE(RunOptimize(fs_.get(), root_, spec).status().IsInvalidArgument());
+  spec = {};
+  spec.max_deleted_rows_ratio = -1;
+  EXPECT_TRUE(RunOptimize(fs_.get(), root_, spec).status().IsInvalidArgument());
+  EXPECT_TRUE(RunOptimize(fs_.get(), root_ + "-missing").status().IsNotFound());
+}
+
+// ---- corpus tables ---------------------------------------------------------------------
+
+// Every corpus copy: OPTIMIZE (tiny target so every multi-file partition compacts) keeps
+// the live rows, the old version still reads the same, a second run commits nothing.
+TEST_F(OptimizeTest, CorpusTablesKeepTheirRows) {
+  const std::vector<std::string> tables = {
+      testing::Kernel("basic_partitioned"),
+      testing::Kernel("cdf-column-mapping-name-mode"),
+      testing::Kernel("cdf-column-mapping-id-mode"),
+      testing::DeltaRs("delta-1.2.1-only-struct-stats"),
+      testing::DeltaRs("simple_table"),
+      testing::Kernel("table-with-dv-small"),
+  };
+  for (const std::string& src : tables) {
+    SCOPED_TRACE(src);
+    if (!std::filesystem::exists(src)) continue;
+    delta::testing::TempTable t(src);
+    const auto before = Rows(fs_.get(), t.root());
+    auto v0 = Latest(fs_.get(), t.root())->version();
+    OptimizeSpec spec;
+    spec.max_deleted_rows_ratio = 0;
+    auto r = RunOptimize(fs_.get(), t.root(), spec);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(Rows(fs_.get(), t.root()), before);
+    EXPECT_EQ(Rows(fs_.get(), t.root(), delta::VersionSpec::AtVersion(v0)), before);
+    if (!r->versions.empty()) ExpectExactOutputs(fs_.get(), t.root(), r->versions.back());
+    auto again = RunOptimize(fs_.get(), t.root(), spec);
+    ASSERT_TRUE(again.ok()) << again.status().ToString();
+    EXPECT_EQ(again->metrics.num_files_added, 0);
+    EXPECT_TRUE(again->versions.empty());
+  }
+}
+
+TEST(OptimizeMetricsJsonTest, DeltaFieldNamesAndNulls) {
+  OptimizeMetrics m;
+  m.num_files_added = 1;
+  m.files_added.min = 10;
+  m.files_added.max = 10;
+  m.files_added.avg = 10;
+  m.files_added.total_files = 1;
+  m.files_added.total_size = 10;
+  auto j = OptimizeMetricsToJson(m);
+  EXPECT_EQ(j["numFilesAdded"], 1);
+  EXPECT_EQ(j["filesAdded"]["totalSize"], 10);
+  EXPECT_TRUE(j["filesRemoved"]["min"].is_null());
+  EXPECT_TRUE(j["deletionVectorStats"].is_null());
+  EXPECT_EQ(j.begin().key(), "numFilesAdded");
+  for (const char* k : {"partitionsOptimized", "numBins", "numBatches", "totalConsideredFiles",
+                        "totalFilesSkipped", "preserveInsertionOrder", "startTimeMs", "endTimeMs",
+                        "numTableColumns", "numTableColumnsWithStats"}) {
+    EXPECT_TRUE(j.contains(k)) << k;
+  }
+}
+
+}  // namespace
+}  // namespace lithify::commands

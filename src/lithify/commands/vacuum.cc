@@ -1,0 +1,403 @@
+#include "lithify/commands/vacuum.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/base/macros.h"
+#include "lithify/delta/actions.h"
+#include "lithify/delta/checkpoint_writer.h"
+#include "lithify/delta/deletion_vector.h"
+#include "lithify/delta/log_segment.h"
+#include "lithify/delta/snapshot.h"
+#include "lithify/delta/transaction.h"
+
+namespace lithify::commands {
+
+namespace {
+
+constexpr int64_t kHourMs = 3'600'000;
+constexpr std::string_view kLogDirName = "_delta_log";
+
+using PathSet = std::unordered_set<std::string>;
+using SnapshotPtr = std::shared_ptr<const delta::Snapshot>;
+
+int64_t SystemNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string StripTrailingSlashes(std::string root) {
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  return root;
+}
+
+// RETAIN n HOURS -> ms. Delta rounds to whole hours; a negative value stays negative
+// after rounding so that -0.4 hours is refused like -1.
+Result<std::optional<int64_t>> RetentionMs(std::optional<double> hours) {
+  if (!hours) return std::optional<int64_t>();
+  if (!std::isfinite(*hours) || std::fabs(*hours) > 1e9) {
+    return Status::InvalidArgument("retain: {} hours is not a usable retention", *hours);
+  }
+  int64_t ms = static_cast<int64_t>(std::llround(*hours)) * kHourMs;
+  if (*hours < 0 && ms == 0) ms = -1;
+  return std::optional<int64_t>(ms);
+}
+
+// The files a reader may still need; checked again right before deleting anything.
+struct References {
+  PathSet live, live_dv, young;  // young: tombstones at/after the horizon and their DVs
+  std::vector<planner::LiveFile> live_files;
+  std::vector<planner::Tombstone> tombstones;
+  bool Contains(const std::string& p) const {
+    return live.contains(p) || live_dv.contains(p) || young.contains(p);
+  }
+};
+
+// The table-relative path of a 'u' DV file; "" for inline and absolute DVs (outside the
+// table: never ours to delete or protect).
+Result<std::string> DvFile(const delta::DeletionVectorDescriptor* dv) {
+  if (dv == nullptr || dv->storage_type != 'u') return std::string();
+  return delta::RelativeDvFilePath(*dv);
+}
+
+Result<References> CollectReferences(const delta::Snapshot& snap, int64_t horizon_ms) {
+  References refs;
+  refs.live_files.reserve(snap.live_files().size());
+  for (delta::LiveFileView f : snap.live_files()) {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::string dv, DvFile(f.deletion_vector()), "live file '{}'", f.path());
+    refs.live.emplace(f.path());
+    if (!dv.empty()) refs.live_dv.insert(dv);
+    refs.live_files.push_back(planner::LiveFile{std::string(f.path()), std::move(dv)});
+  }
+  for (const delta::Tombstone& t : snap.tombstones()) {
+    const delta::DeletionVectorDescriptor* d = t.remove.deletion_vector ? &*t.remove.deletion_vector : nullptr;
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::string dv, DvFile(d), "tombstone '{}'", t.path);
+    // Delta reads a missing deletionTimestamp as 0: expired.
+    const int64_t ts = t.remove.deletion_timestamp.value_or(0);
+    if (ts >= horizon_ms) {
+      refs.young.insert(t.path);
+      if (!dv.empty()) refs.young.insert(dv);
+    }
+    refs.tombstones.push_back(planner::Tombstone{t.path, ts, std::move(dv)});
+  }
+  return refs;
+}
+
+// FULL: every file under the root, relative to it. Entries outside the root (a listing
+// that does not share the prefix) are dropped: they are never candidates.
+Result<std::vector<planner::ListedEntry>> ListTable(io::FileSystem* fs, const std::string& root) {
+  LITHIFY_ASSIGN_OR_RETURN_CTX(auto files, fs->ListRecursive(root), "vacuum: listing '{}'", root);
+  const std::string prefix = root + "/";
+  std::vector<planner::ListedEntry> out;
+  out.reserve(files.size());
+  for (io::FileInfo& f : files) {
+    if (f.is_dir || f.path.size() <= prefix.size() || f.path.compare(0, prefix.size(), prefix) != 0) continue;
+    out.push_back(planner::ListedEntry{f.path.substr(prefix.size()), static_cast<int64_t>(f.size), f.mtime_ms,
+                                       false});
+  }
+  return out;
+}
+
+// `_delta_log/_last_vacuum_info`: nullopt when absent, null or unreadable JSON (a hint
+// whose absence only makes LITE start earlier or refuse).
+Result<std::optional<int64_t>> ReadLastVacuumInfo(io::FileSystem* fs, const std::string& log_dir) {
+  auto bytes = fs->ReadFile(io::JoinPath(log_dir, kLastVacuumInfoFile));
+  if (!bytes.ok()) {
+    if (bytes.status().IsNotFound()) return std::optional<int64_t>();
+    return bytes.status();
+  }
+  auto j = nlohmann::json::parse(bytes->data(), bytes->data() + bytes->size(), nullptr, false);
+  if (!j.is_object()) return std::optional<int64_t>();
+  auto it = j.find("latestCommitVersionOutsideOfRetentionWindow");
+  if (it == j.end() || !it->is_number_integer()) return std::optional<int64_t>();
+  return std::optional<int64_t>(it->get<int64_t>());
+}
+
+// The latest commit active at the horizon (Delta's getActiveCommitAtTime with
+// canReturnLastCommit); nullopt when every commit is younger than the horizon.
+Result<std::optional<int64_t>> WindowEnd(io::FileSystem* fs, const std::string& root, const delta::Snapshot& snap,
+                                         int64_t horizon_ms) {
+  if (snap.timestamp_ms() <= horizon_ms) return std::optional<int64_t>(snap.version());
+  auto v = delta::VersionAtTimestamp(fs, root, horizon_ms);
+  if (!v.ok()) {
+    if (v.status().IsNotFound()) return std::optional<int64_t>();
+    return v.status();
+  }
+  return std::optional<int64_t>(std::min(*v, snap.version()));
+}
+
+struct LiteWindow {
+  std::vector<planner::ListedEntry> candidates;
+  std::optional<int64_t> from, to;
+  std::optional<int64_t> record;  // what _last_vacuum_info may say after this run
+};
+
+// Adds the candidates of one commit; returns whether a remove in it is stamped at or
+// after the horizon.
+Result<bool> AddCommitCandidates(io::FileSystem* fs, const std::string& root, const delta::LogFile& commit,
+                                 int64_t horizon_ms, std::vector<planner::ListedEntry>* out) {
+  LITHIFY_ASSIGN_OR_RETURN(Buffer bytes, fs->ReadFile(commit.path));
+  const std::string name = std::string(kLogDirName) + "/" + delta::CommitFileName(commit.name.version);
+  LITHIFY_ASSIGN_OR_RETURN(
+      auto actions,
+      delta::ParseCommitFileFast(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), name));
+  bool young = false;
+  for (const delta::Action& a : actions) {
+    if (const auto* rm = std::get_if<delta::RemoveFile>(&a)) {
+      auto rel = delta::RelativizeDataPath(root, rm->path);
+      if (!rel.ok()) continue;  // outside the table (or undecodable): never ours
+      const int64_t ts = rm->deletion_timestamp.value_or(0);
+      young = young || ts >= horizon_ms;
+      out->push_back(planner::ListedEntry{std::move(rel).value(), rm->size.value_or(0), ts, false});
+      const delta::DeletionVectorDescriptor* d = rm->deletion_vector ? &*rm->deletion_vector : nullptr;
+      LITHIFY_ASSIGN_OR_RETURN_CTX(std::string dv, DvFile(d), "{}: remove '{}'", name, rm->path);
+      if (!dv.empty()) out->push_back(planner::ListedEntry{std::move(dv), 0, ts, false});
+    } else if (const auto* cdc = std::get_if<delta::AddCdcFile>(&a)) {
+      auto rel = delta::RelativizeDataPath(root, cdc->path);
+      if (rel.ok()) out->push_back(planner::ListedEntry{std::move(rel).value(), cdc->size, 0, false});
+    }
+  }
+  return young;
+}
+
+// LITE: candidates from the commits (last vacuum, window end], one commit in memory at a
+// time.
+Result<LiteWindow> GatherLite(io::FileSystem* fs, const std::string& root, const delta::Snapshot& snap,
+                              int64_t horizon_ms) {
+  const std::string log_dir = io::JoinPath(root, kLogDirName);
+  LiteWindow w;
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> end, WindowEnd(fs, root, snap, horizon_ms));
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> last, ReadLastVacuumInfo(fs, log_dir));
+  LITHIFY_ASSIGN_OR_RETURN(auto files, delta::ListLogFiles(fs, log_dir));
+  std::optional<int64_t> earliest;
+  for (const delta::LogFile& f : files) {
+    if (f.name.type == delta::LogFileType::kCommit) {
+      earliest = f.name.version;
+      break;
+    }
+  }
+  const int64_t first = earliest.value_or(snap.version() + 1);
+  if (first != 0 && (!last || *last + 1 < first)) {
+    return Status::InvalidArgument(
+        "DELTA_CANNOT_VACUUM_LITE: {}: the log no longer holds every commit since the last vacuum (earliest "
+        "commit {}, last vacuum covered up to {}); run a FULL vacuum",
+        root, first, last ? std::to_string(*last) : std::string("nothing"));
+  }
+  if (!end) return w;
+  const int64_t start = last ? *last + 1 : first;
+  w.record = *end;
+  if (start > *end) return w;
+  w.from = start;
+  w.to = *end;
+  for (const delta::LogFile& f : files) {
+    if (f.name.type != delta::LogFileType::kCommit || f.name.version < start || f.name.version > *end) continue;
+    LITHIFY_ASSIGN_OR_RETURN(bool young, AddCommitCandidates(fs, root, f, horizon_ms, &w.candidates));
+    // A tombstone not yet expired must be seen again by the next LITE run.
+    if (young && f.name.version - 1 < *w.record) w.record = f.name.version - 1;
+  }
+  return w;
+}
+
+// Guard rails, independent of the planner.
+Status CheckDeletion(const planner::VacuumDeletion& d, const References& refs) {
+  std::string_view p = d.path;
+  auto refuse = [&](std::string_view why) {
+    return Status::Internal("vacuum: refusing to delete '{}': {}; nothing was deleted", d.path, why);
+  };
+  if (d.is_dir) return refuse("directories are never deleted by lithify");
+  if (p.empty() || p.front() == '/') return refuse("not a path relative to the table root");
+  size_t start = 0;
+  for (bool first = true; start <= p.size(); first = false) {
+    size_t end = p.find('/', start);
+    if (end == std::string_view::npos) end = p.size();
+    std::string_view seg = p.substr(start, end - start);
+    if (seg.empty() || seg == "." || seg == "..") return refuse("not a path inside the table root");
+    if (first && seg == kLogDirName) return refuse("it is under _delta_log");
+    start = end + 1;
+  }
+  if (refs.live.contains(d.path)) return refuse("it is a live file");
+  if (refs.live_dv.contains(d.path)) return refuse("it is the deletion vector file of a live file");
+  if (refs.young.contains(d.path)) return refuse("it is a tombstone inside the retention window");
+  return Status::OK();
+}
+
+VacuumProtected CountProtected(const std::vector<planner::ListedEntry>& considered, const References& refs,
+                               const planner::VacuumPlan& plan) {
+  VacuumProtected p;
+  p.hidden = plan.entries_hidden;
+  p.newer_than_horizon = plan.files_too_young;
+  std::unordered_set<std::string_view> seen;
+  for (const planner::ListedEntry& e : considered) {
+    if (!seen.insert(e.path).second) continue;
+    if (refs.live.contains(e.path)) {
+      ++p.live;
+    } else if (refs.live_dv.contains(e.path)) {
+      ++p.live_dv;
+    } else if (refs.young.contains(e.path)) {
+      ++p.young_tombstone;
+    }
+  }
+  return p;
+}
+
+// Deletes every file with at most `parallelism` deletes in flight; the first error stops
+// handing out work and is returned. Deletes are idempotent, so a rerun is safe.
+Status DeleteFiles(io::FileSystem* fs, const std::string& root, const std::vector<planner::VacuumDeletion>& dels,
+                   int parallelism, int64_t* deleted) {
+  std::atomic<size_t> next{0};
+  std::atomic<int64_t> done{0};
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  Status first;
+  auto work = [&] {
+    for (size_t i = next++; i < dels.size() && !failed.load(); i = next++) {
+      Status st = fs->Delete(io::JoinPath(root, dels[i].path));
+      if (st.ok()) {
+        ++done;
+        continue;
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      if (first.ok()) first = st.WithContextF("vacuum: deleting '{}'", dels[i].path);
+      failed = true;
+    }
+  };
+  const size_t n = std::min<size_t>(static_cast<size_t>(std::max(parallelism, 1)), dels.size());
+  std::vector<std::thread> threads;
+  try {
+    for (size_t t = 1; t < n; ++t) threads.emplace_back(work);
+  } catch (const std::system_error&) {
+    // Fewer threads than asked: the calling thread still drains the queue.
+  }
+  work();
+  for (std::thread& t : threads) t.join();
+  *deleted = done.load();
+  return first;
+}
+
+Result<int64_t> CommitOperation(const SnapshotPtr& snap, std::string op, nlohmann::json params,
+                                std::map<std::string, std::string> metrics) {
+  LITHIFY_ASSIGN_OR_RETURN(auto txn, delta::Transaction::Begin(snap));
+  txn->SetOperation(std::move(op), std::move(params), std::move(metrics));
+  LITHIFY_ASSIGN_OR_RETURN(delta::CommitResult r, txn->Commit());
+  return r.version;
+}
+
+Status WriteLastVacuumInfo(io::FileSystem* fs, const std::string& root, int64_t version) {
+  const std::string text =
+      nlohmann::json{{"latestCommitVersionOutsideOfRetentionWindow", version}}.dump() + "\n";
+  return fs
+      ->WriteFile(io::JoinPath(io::JoinPath(root, kLogDirName), kLastVacuumInfoFile),
+                  ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()))
+      .WithContext("vacuum: writing _delta_log/_last_vacuum_info");
+}
+
+// START -> deletes -> END -> _last_vacuum_info. After START, any failure is recorded
+// by a best-effort END with status FAILED.
+Status Execute(io::FileSystem* fs, const SnapshotPtr& snap, const VacuumSpec& spec,
+               std::optional<int64_t> specified_ms, std::optional<int64_t> record, VacuumResult* r) {
+  nlohmann::json params = {{"retentionCheckEnabled", r->retention_check_enabled},
+                           {"defaultRetentionMillis", r->table_retention_ms}};
+  if (specified_ms) params["specifiedRetentionMillis"] = *specified_ms;
+  LITHIFY_ASSIGN_OR_RETURN(
+      r->start_version,
+      CommitOperation(snap, "VACUUM START", std::move(params),
+                      {{"numFilesToDelete", std::to_string(r->files_to_delete)},
+                       {"sizeOfDataToDelete", std::to_string(r->bytes_to_delete)}}));
+  Status st = DeleteFiles(fs, r->table_root, r->deletions, spec.delete_parallelism, &r->files_deleted);
+  const char* status = st.ok() ? "COMPLETED" : "FAILED";
+  auto end = CommitOperation(snap, "VACUUM END", {{"status", status}},
+                             {{"numDeletedFiles", std::to_string(r->files_deleted)},
+                              {"numVacuumedDirectories", std::to_string(r->dirs_deleted)}});
+  if (!st.ok()) return st;  // the deletion error matters more than END's
+  LITHIFY_RETURN_NOT_OK(end.status().WithContext("vacuum: committing VACUUM END"));
+  r->end_version = *end;
+  if (record) {
+    LITHIFY_RETURN_NOT_OK(WriteLastVacuumInfo(fs, r->table_root, *record));
+    r->last_vacuum_info = record;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root_in, const VacuumSpec& spec) {
+  if (fs == nullptr) return Status::InvalidArgument("vacuum: no file system");
+  const std::string root = StripTrailingSlashes(root_in);
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> specified_ms, RetentionMs(spec.retain_hours));
+  LITHIFY_ASSIGN_OR_RETURN(SnapshotPtr snap, delta::Snapshot::Load(fs, root, delta::VersionSpec::Latest(),
+                                                                   delta::LoadOptions{delta::StatsMode::kNone}));
+  if (!snap->CanWrite()) {
+    return Status::NotSupported("vacuum: {}: cannot maintain this table: {}", root, snap->write_block_reason());
+  }
+  LITHIFY_ASSIGN_OR_RETURN(int64_t table_ms, delta::TombstoneRetentionMs(snap->metadata()));
+
+  VacuumResult r;
+  r.table_root = root;
+  r.read_version = snap->version();
+  r.lite = spec.lite;
+  r.dry_run = spec.dry_run;
+  r.now_ms = spec.now_ms != 0 ? spec.now_ms : SystemNowMs();
+  r.table_retention_ms = table_ms;
+  r.retention_check_enabled = !spec.disable_retention_check;
+
+  planner::VacuumOptions opt;
+  opt.now_ms = r.now_ms;
+  opt.retention_ms = specified_ms;
+  opt.table_retention_ms = table_ms;
+  opt.retention_check_enabled = r.retention_check_enabled;
+  // Delta matches `<col>=` with the logical partition column names.
+  opt.partition_columns = snap->partition_columns();
+  LITHIFY_RETURN_NOT_OK(planner::CheckVacuumRetention(opt).WithContext(root));
+  r.retention_ms = specified_ms.value_or(table_ms);
+  r.delete_before_ms = r.now_ms - r.retention_ms;
+  auto config = snap->properties().find("delta.universalFormat.enabledFormats");
+  opt.uniform_iceberg = config != snap->properties().end() && config->second.find("iceberg") != std::string::npos;
+
+  LITHIFY_ASSIGN_OR_RETURN(References refs, CollectReferences(*snap, r.delete_before_ms));
+  std::vector<planner::ListedEntry> considered;
+  std::optional<int64_t> record;
+  Result<planner::VacuumPlan> plan = Status::Internal("vacuum: not planned");
+  if (spec.lite) {
+    LITHIFY_ASSIGN_OR_RETURN(LiteWindow w, GatherLite(fs, root, *snap, r.delete_before_ms));
+    considered = std::move(w.candidates);
+    r.lite_from_version = w.from;
+    r.lite_to_version = w.to;
+    record = w.record;
+    plan = planner::PlanVacuumLite(considered, refs.live_files, refs.tombstones, opt);
+  } else {
+    LITHIFY_ASSIGN_OR_RETURN(considered, ListTable(fs, root));
+    if (!spec.dry_run) {
+      LITHIFY_ASSIGN_OR_RETURN(record, WindowEnd(fs, root, *snap, r.delete_before_ms));
+    }
+    plan = planner::PlanVacuum(considered, refs.live_files, refs.tombstones, opt);
+  }
+  if (!plan.ok()) return plan.status().WithContext(root);
+  for (const planner::VacuumDeletion& d : plan->deletions) LITHIFY_RETURN_NOT_OK(CheckDeletion(d, refs));
+
+  r.protected_files = CountProtected(considered, refs, *plan);
+  {
+    std::unordered_set<std::string_view> unique;
+    for (const planner::ListedEntry& e : considered) unique.insert(e.path);
+    r.files_considered = static_cast<int64_t>(unique.size());
+  }
+  r.files_to_delete = plan->files_to_delete;
+  r.bytes_to_delete = plan->bytes_to_delete;
+  r.dirs_to_delete = plan->dirs_to_delete;
+  r.deletions = std::move(plan->deletions);
+  if (spec.dry_run) return r;
+  LITHIFY_RETURN_NOT_OK(Execute(fs, snap, spec, specified_ms, record, &r));
+  return r;
+}
+
+}  // namespace lithify::commands

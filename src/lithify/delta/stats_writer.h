@@ -1,0 +1,120 @@
+// Delta per-file statistics, written (PROTOCOL.md Appendix "Per-file Statistics",
+// Delta's StatisticsCollection).
+//
+// The JSON object has numRecords and, for the statistics columns, minValues /
+// maxValues / nullCount nested like the schema, keyed by physical names:
+//  - statistics columns: the first `delta.dataSkippingNumIndexedCols` (default 32;
+//    -1 = all) leaf columns of the data schema (partition columns excluded) in schema
+//    order, where a struct is walked into and any other field -- arrays and maps
+//    included -- counts as one leaf; or, when `delta.dataSkippingStatsColumns` is set,
+//    exactly the listed columns (comma-separated logical names, dotted for nested,
+//    backquoted when needed; a struct stands for all its leaves), in schema order.
+//  - nullCount for every statistics column: rows where the field is null (a field of a
+//    null struct is null; an array/map counts null arrays/maps, not null elements).
+//  - minValues/maxValues only for byte, short, int, long, float, double, decimal
+//    (JSON numbers), date ("YYYY-MM-DD"), timestamp (ISO-8601 with milliseconds and
+//    'Z'), timestamp_ntz (the same without zone) and string; never for boolean,
+//    binary, arrays, maps (Delta's SkippingEligibleDataType). A column whose values
+//    are all null (or, for float/double, all NaN) has no min/max.
+//  - strings: min truncated to 32 UTF-16 units (Delta's unit; a surrogate pair is
+//    never split); max truncated with Delta's tie-breaker (append U+007F when the next
+//    character is below it, else U+10FFFF, extending the prefix up to 64 units; no max
+//    at all when that is impossible), so that it stays an upper bound in UTF-8 byte
+//    order.
+//  - float/double: NaN is excluded from min/max (Delta's readers treat NaN specially;
+//    lithify's bounds hold for every non-NaN value; -0.0/+0.0 compare equal). Floats are
+//    printed as their exact double value (17 significant digits) so that a reader
+//    parsing them as double still gets a bound.
+//  - timestamps: Delta truncates the max to milliseconds, which is below a value with
+//    sub-millisecond digits (Delta's readers add 1 ms to compensate). lithify instead
+//    rounds the max UP to the next millisecond when it has sub-millisecond digits, so
+//    min <= every value <= max holds on the written text itself; min is truncated
+//    (floor), which is a valid lower bound.
+//  - tightBounds is never written: fresh files have exact bounds and Delta omits it.
+// Bounds are accumulated from the values written (levels form batches), never taken
+// from inputs.
+//
+// A StatsPlan is immutable and shareable across threads; a StatsCollector belongs to
+// one writer thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/delta/schema.h"
+#include "lithify/parquet/column_batch.h"
+#include "lithify/parquet/schema.h"
+
+namespace lithify::delta {
+
+inline constexpr int kDefaultNumIndexedCols = 32;
+inline constexpr int kStatsStringPrefixLength = 32;
+
+// Which columns get statistics and how to find them in a data file.
+class StatsPlan {
+ public:
+  // `table_schema` is the logical schema, `partition_columns` its partition columns
+  // (excluded), `file_schema` the data-file Parquet schema built for them (physical
+  // names). InvalidArgument for a malformed delta.dataSkippingNumIndexedCols (not an
+  // integer >= -1) or a delta.dataSkippingStatsColumns entry naming no column (or a
+  // partition column).
+  static Result<std::shared_ptr<const StatsPlan>> Make(
+      const StructType& table_schema, const std::vector<std::string>& partition_columns,
+      ColumnMappingMode mode, const std::map<std::string, std::string>& configuration,
+      const parquet::Schema& file_schema);
+
+  struct Column {
+    std::vector<std::string> physical_path;  // from the top level down
+    DataType::Kind kind = DataType::Kind::kLong;  // the logical type of the field
+    int precision = 0, scale = 0;            // decimals
+    bool min_max = false;                    // min/max collected (eligible type)
+    int leaf = -1;                           // a Parquet leaf under the field
+    int16_t null_def = 0;                    // def level below which the field is null
+  };
+  const std::vector<Column>& columns() const { return columns_; }
+
+ private:
+  std::vector<Column> columns_;
+};
+
+class StatsCollector {
+ public:
+  explicit StatsCollector(std::shared_ptr<const StatsPlan> plan);
+
+  // Accumulates a batch whose columns are every leaf of the plan's file schema in leaf
+  // order (as given to parquet::FileWriter::WriteBatch).
+  void Update(const parquet::RowBatch& batch);
+  int64_t num_records() const { return num_records_; }
+  // The stats JSON text (one object, no whitespace).
+  std::string ToJson() const;
+  // Forgets everything (a new file).
+  void Reset();
+
+ private:
+  struct Acc;
+  std::shared_ptr<const StatsPlan> plan_;
+  int64_t num_records_ = 0;
+  std::vector<std::shared_ptr<Acc>> accs_;  // per plan column
+};
+
+// ---- Building blocks (stateless, thread-safe) ----
+
+// Delta's string min truncation (see above). Input and output are UTF-8 (invalid UTF-8
+// is treated byte-wise as Latin-1 and truncated to prefix_len bytes).
+std::string TruncateStatsMin(std::string_view utf8, int prefix_len = kStatsStringPrefixLength);
+// Delta's string max truncation; nullopt when no bound can be built.
+std::optional<std::string> TruncateStatsMax(std::string_view utf8,
+                                            int prefix_len = kStatsStringPrefixLength);
+// "YYYY-MM-DDTHH:MM:SS.sssZ" (utc) / without 'Z' (ntz) of microseconds since the epoch;
+// `round_up` rounds sub-millisecond digits up instead of truncating.
+std::string FormatStatsTimestamp(int64_t micros, bool utc, bool round_up);
+// Plain decimal text of an unscaled value at `scale` ("-12.30", "0.05", "7").
+std::string DecimalText(__int128 unscaled, int scale);
+
+}  // namespace lithify::delta

@@ -1,0 +1,116 @@
+#include "lithify/exec/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "lithify/base/macros.h"
+
+namespace lithify::exec {
+
+int DefaultThreads() {
+  const unsigned hw = std::thread::hardware_concurrency();
+  return std::clamp(static_cast<int>(hw), 1, 15);
+}
+
+Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
+                             const std::function<void(int64_t)>& on_file) {
+  BinResult r;
+  r.bin_id = bin.id;
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<BinSink> sink, io->OpenSink(bin));
+  auto write = [&](parquet::RowBatch batch) -> Status {
+    if (batch.num_rows == 0) return Status::OK();
+    return sink->Write(batch);
+  };
+  for (const planner::FileRef& f : bin.files) {
+    Status st = io->ReadFile(bin, f, write);
+    if (!st.ok()) {
+      sink->Abort();
+      return st.message().find(f.path) == std::string::npos ? st.WithContext(f.path) : st;
+    }
+    ++r.files_read;
+    r.bytes_read += f.size;
+    if (on_file) on_file(f.size);
+  }
+  Result<std::vector<OutputFile>> outs = sink->Finish();
+  if (!outs.ok()) {
+    sink->Abort();
+    return outs.status();
+  }
+  r.outputs = std::move(*outs);
+  for (const OutputFile& o : r.outputs) {
+    r.rows_written += o.num_records;
+    r.bytes_written += o.size;
+  }
+  return r;
+}
+
+Result<std::vector<BinResult>> RunBins(const planner::Plan& plan, const std::vector<int>& bin_ids,
+                                       BinIo* io, const ExecOptions& options) {
+  if (options.threads < 1) return Status::InvalidArgument("executor: threads must be >= 1, got {}", options.threads);
+  Progress progress;
+  for (int id : bin_ids) {
+    if (id < 0 || id >= static_cast<int>(plan.bins.size())) {
+      return Status::InvalidArgument("executor: bin {} is not in the plan ({} bins)", id, plan.bins.size());
+    }
+    progress.files_total += static_cast<int64_t>(plan.bins[id].files.size());
+    progress.bytes_total += plan.bins[id].total_bytes;
+  }
+  progress.bins_total = static_cast<int>(bin_ids.size());
+
+  std::vector<BinResult> results(bin_ids.size());
+  for (size_t i = 0; i < bin_ids.size(); ++i) {
+    results[i].bin_id = bin_ids[i];
+    results[i].status = Status::Cancelled("bin {} was not started because another bin failed", bin_ids[i]);
+  }
+  std::mutex mu;  // guards progress and the callback
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto report = [&](auto&& update) {
+    std::lock_guard<std::mutex> lock(mu);
+    update(progress);
+    if (options.progress) options.progress(progress);
+  };
+  auto worker = [&] {
+    for (;;) {
+      if (failed.load()) return;
+      const size_t i = next.fetch_add(1);
+      if (i >= bin_ids.size()) return;
+      const planner::Bin& bin = plan.bins[bin_ids[i]];
+      auto on_file = [&](int64_t bytes) {
+        report([&](Progress& p) {
+          ++p.files_read;
+          p.bytes_read += bytes;
+        });
+      };
+      Result<BinResult> r = RewriteBin(bin, io, on_file);
+      if (!r.ok()) {
+        failed.store(true);
+        results[i].status = r.status().WithContextF("bin {}", bin.id);
+      } else {
+        results[i] = std::move(*r);
+        results[i].status = Status::OK();
+      }
+      report([&](Progress& p) {
+        ++p.bins_done;
+        if (results[i].status.ok()) {
+          p.bytes_written += results[i].bytes_written;
+          p.rows_written += results[i].rows_written;
+        }
+      });
+    }
+  };
+  const int n = std::min<int>(options.threads, std::max<int>(1, static_cast<int>(bin_ids.size())));
+  if (n == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(n);
+    for (int t = 0; t < n; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+  }
+  return results;
+}
+
+}  // namespace lithify::exec

@@ -1,0 +1,112 @@
+// Executor: runs the bins of a Plan -- read every input file's live rows, write them
+// into the bin's output -- on a bounded pool of threads.
+//
+// The executor is format-neutral: it knows bins (planner/plan.h) and Parquet batches,
+// not Delta. The table format plugs in through BinIo:
+//   * ReadFile streams one input file's live rows (deletion vectors applied, mapped
+//     onto the current schema, conformed to the write schema) one row group at a time;
+//   * OpenSink starts the bin's output (one file per bin for compaction: Delta's
+//     coalesce(1)) and Finish closes it, keeping what the commit needs (e.g. AddFiles)
+//     in the BinIo implementation, indexed by bin id.
+// Memory: each running bin holds one input row group plus the output's buffered row
+// group, so the whole run holds `threads` of each, never a whole bin.
+//
+// Scheduling: bins are started in the order given on at most `threads` workers. A
+// failing bin stops the start of further bins (those report Cancelled); bins already
+// running finish. Progress is reported through one callback, called under a lock (never
+// concurrently) after every input file and every finished bin.
+//
+// RunBins is thread-safe as far as the BinIo is: ReadFile and OpenSink are called
+// concurrently for distinct bins; one BinSink is used by one thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/parquet/column_batch.h"
+#include "lithify/planner/plan.h"
+
+namespace lithify::exec {
+
+// One output file of a bin, in neutral terms (for metrics and reports).
+struct OutputFile {
+  std::string path;  // relative to the table root
+  int64_t size = 0;
+  int64_t num_records = 0;
+};
+
+// The output of one bin. Used by one thread.
+class BinSink {
+ public:
+  virtual ~BinSink() = default;
+  // Appends rows (a batch of the write schema).
+  virtual Status Write(const parquet::RowBatch& batch) = 0;
+  // Closes the output; returns the files written (none when no row was written).
+  virtual Result<std::vector<OutputFile>> Finish() = 0;
+  // Discards the output (files already closed may remain as uncommitted orphans).
+  virtual void Abort() = 0;
+};
+
+// Format adapter. See the header comment for the threading contract.
+class BinIo {
+ public:
+  virtual ~BinIo() = default;
+  using EmitFn = std::function<Status(parquet::RowBatch)>;
+  // Streams the live rows of `file` (an input of `bin`) to `emit`, one batch per row
+  // group or smaller; stops at the first error (emit's included). Errors name the file.
+  virtual Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) = 0;
+  // Starts the output of `bin`.
+  virtual Result<std::unique_ptr<BinSink>> OpenSink(const planner::Bin& bin) = 0;
+};
+
+// What one bin did.
+struct BinResult {
+  int bin_id = -1;
+  Status status;  // OK, the bin's error, or Cancelled when it never started
+  std::vector<OutputFile> outputs;
+  int64_t files_read = 0;
+  int64_t bytes_read = 0;  // input file sizes
+  int64_t rows_written = 0;
+  int64_t bytes_written = 0;
+};
+
+// Running totals for a progress display.
+struct Progress {
+  int bins_total = 0;
+  int bins_done = 0;
+  int64_t files_total = 0;
+  int64_t files_read = 0;
+  int64_t bytes_total = 0;  // input bytes of all bins
+  int64_t bytes_read = 0;
+  int64_t bytes_written = 0;
+  int64_t rows_written = 0;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+struct ExecOptions {
+  // Worker threads (>= 1); more than the number of bins is pointless and clamped.
+  int threads = 1;
+  ProgressFn progress;  // may be empty
+};
+
+// The default worker count: the hardware concurrency (at least 1), at most Delta's
+// optimize.maxThreads (15).
+int DefaultThreads();
+
+// Rewrites one bin: opens the sink, streams every input in order into it, finishes.
+// On any error the sink is aborted and the error returned (naming the file). `on_file`
+// (may be empty) is called after each input file with its size.
+Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
+                             const std::function<void(int64_t bytes)>& on_file = {});
+
+// Runs `bin_ids` (indexes into plan.bins) per the options; one BinResult per id, in the
+// order given. InvalidArgument for an unknown bin id or threads < 1; bin failures are
+// reported in the results, not as the return status.
+Result<std::vector<BinResult>> RunBins(const planner::Plan& plan, const std::vector<int>& bin_ids,
+                                       BinIo* io, const ExecOptions& options);
+
+}  // namespace lithify::exec

@@ -1,0 +1,212 @@
+// `lithify optimize TABLE [--where PRED] [--target-file-size SIZE] [--min-file-size SIZE]
+//  [--max-deleted-rows-ratio R] [--threads N] [--autotune] [--dry-run] [--explain] [--json]`
+// and `lithify reorg TABLE --purge [--where PRED] [...]`: flags -> commands::Optimize;
+// renders the result (a one-line summary, the decision log with --explain, or JSON).
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/base/macros.h"
+#include "lithify/commands/optimize.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/planner/decision_log.h"
+#include "lithify/planner/target_size.h"
+#include "tools/cli/cli.h"
+#include "tools/cli/output.h"
+
+namespace lithify::cli {
+namespace {
+
+struct OptimizeFlags {
+  std::string table;
+  std::string where;
+  std::string target_file_size;
+  std::string min_file_size;
+  double max_deleted_rows_ratio = 0.05;
+  bool ratio_given = false;
+  int threads = 0;
+  bool autotune = false;
+  bool dry_run = false;
+  bool explain = false;
+  bool purge = false;
+  bool reorg = false;
+};
+
+Result<int64_t> ParseSize(const std::string& flag, const std::string& text) {
+  Result<int64_t> v = planner::ParseByteSize(text);
+  if (!v.ok()) return UsageError("{}: {}", flag, v.status().message());
+  if (*v <= 0 && flag != "--min-file-size") return UsageError("{}: must be positive, got '{}'", flag, text);
+  return *v;
+}
+
+Result<commands::OptimizeSpec> ToSpec(const OptimizeFlags& f) {
+  commands::OptimizeSpec spec;
+  spec.where = f.where;
+  spec.reorg_purge = f.reorg;
+  spec.dry_run = f.dry_run;
+  spec.autotune = f.autotune;
+  if (f.threads < 0) return UsageError("--threads: must be >= 1 (0 = automatic), got {}", f.threads);
+  spec.threads = f.threads;
+  if (!f.target_file_size.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(spec.target_file_size, ParseSize("--target-file-size", f.target_file_size));
+  }
+  if (!f.min_file_size.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(spec.min_file_size, ParseSize("--min-file-size", f.min_file_size));
+  }
+  if (f.ratio_given) {
+    if (!(f.max_deleted_rows_ratio >= 0 && f.max_deleted_rows_ratio <= 1)) {
+      return UsageError("--max-deleted-rows-ratio: must be within [0, 1], got {}", f.max_deleted_rows_ratio);
+    }
+    spec.max_deleted_rows_ratio = f.max_deleted_rows_ratio;
+  }
+  return spec;
+}
+
+// Draws "optimize: 3/12 bins, 140.0 MiB / 1.2 GiB read" on stderr, at most 10 times a second.
+struct ProgressLine {
+  std::string op;
+  bool shown = false;
+  std::chrono::steady_clock::time_point last{};
+  void operator()(const exec::Progress& p) {
+    auto now = std::chrono::steady_clock::now();
+    if (p.bins_done != p.bins_total && now - last < std::chrono::milliseconds(100)) return;
+    last = now;
+    std::fprintf(stderr, "\r%s: %d/%d bins, %s / %s read, %s written   ", op.c_str(), p.bins_done, p.bins_total,
+                 planner::FormatBytes(p.bytes_read).c_str(), planner::FormatBytes(p.bytes_total).c_str(),
+                 planner::FormatBytes(p.bytes_written).c_str());
+    std::fflush(stderr);
+    shown = true;
+  }
+};
+
+std::string VersionsText(const std::vector<int64_t>& v) {
+  if (v.empty()) return "no commit";
+  std::string s = v.size() == 1 ? "version " : "versions ";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s;
+}
+
+std::string HumanText(const commands::OptimizeResult& r, const OptimizeFlags& f) {
+  const commands::OptimizeMetrics& m = r.metrics;
+  const std::string verb = f.reorg ? "purged" : "optimized";
+  std::string text;
+  if (f.explain) {
+    for (const std::string& line : r.log.ToText(20)) text += line + "\n";
+  }
+  if (r.dry_run) {
+    text += fmt::format("dry run: would rewrite {} bins: {} files ({}) in {} partition(s); nothing was written\n",
+                        r.plan.bins.size(), r.plan.total_input_files(),
+                        planner::FormatBytes(r.plan.total_input_bytes()), r.plan.partitions_optimized);
+  } else if (m.num_files_added > 0 || !r.versions.empty()) {
+    text += fmt::format("{} {} bins: {} files -> {} files ({} -> {}), {}\n", verb,
+                        r.plan.bins.size() - r.abandoned.size(), m.num_files_removed, m.num_files_added,
+                        planner::FormatBytes(m.files_removed.total_size),
+                        planner::FormatBytes(m.files_added.total_size), VersionsText(r.versions));
+  } else {
+    text += "nothing to do; no commit was written\n";
+  }
+  // When nothing was (or would be) done, say why instead of staying silent.
+  if (r.plan.bins.empty() && !f.explain) {
+    for (const std::string& line : r.log.summary) text += "  " + line + "\n";
+  }
+  for (const commands::AbandonedBin& a : r.abandoned) {
+    text += fmt::format("abandoned bin {}: {}\n", a.bin_id, a.reason);
+  }
+  return text;
+}
+
+nlohmann::ordered_json JsonOutput(const commands::OptimizeResult& r, const OptimizeFlags& f) {
+  nlohmann::ordered_json j;
+  j["table"] = f.table;
+  j["operation"] = f.reorg ? "REORG" : "OPTIMIZE";
+  j["dryRun"] = r.dry_run;
+  j["readVersion"] = r.read_version;
+  j["version"] = r.versions.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.versions.back());
+  j["versions"] = r.versions;
+  j["metrics"] = commands::OptimizeMetricsToJson(r.metrics);
+  j["plan"] = planner::PlanToJson(r.plan);
+  // The full log lists every file: only when asked for (--explain, --dry-run).
+  if (f.explain || f.dry_run) {
+    j["decisionLog"] = r.log.ToJson();
+  } else {
+    j["decisionLog"] = nlohmann::ordered_json{{"summary", r.log.summary}};
+  }
+  nlohmann::ordered_json ab = nlohmann::ordered_json::array();
+  for (const commands::AbandonedBin& a : r.abandoned) ab.push_back({{"bin", a.bin_id}, {"reason", a.reason}});
+  j["abandonedBins"] = std::move(ab);
+  return j;
+}
+
+Status RunOptimize(const OptimizeFlags& f, const Context& ctx) {
+  if (f.reorg && !f.purge) return UsageError("reorg: give --purge (the only REORG operation lithify implements)");
+  LITHIFY_ASSIGN_OR_RETURN(commands::OptimizeSpec spec, ToSpec(f));
+  auto line = std::make_shared<ProgressLine>();
+  line->op = f.reorg ? "reorg" : "optimize";
+  commands::ProgressFn progress;
+  if (ctx.progress && !ctx.json) progress = [line](const exec::Progress& p) { (*line)(p); };
+  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  Result<commands::OptimizeResult> r = commands::Optimize(fs.get(), f.table, spec, progress);
+  if (line->shown) std::fprintf(stderr, "\n");
+  if (!r.ok()) {
+    const Status& st = r.status();
+    if (st.IsInvalidArgument() && st.message().rfind("predicate: ", 0) == 0) {
+      return UsageError("--where: {}", st.message().substr(11));
+    }
+    if (st.IsInvalidArgument() && st.message().find("--where may only reference") != std::string::npos) {
+      return UsageError("{}", st.message());
+    }
+    return st;
+  }
+  if (ctx.json) {
+    LITHIFY_RETURN_NOT_OK(WriteStdout(
+        JsonOutput(*r, f).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
+    return FlushStdout();
+  }
+  LITHIFY_RETURN_NOT_OK(WriteStdout(HumanText(*r, f)));
+  return FlushStdout();
+}
+
+void AddCommonFlags(CLI::App* cmd, OptimizeFlags* f) {
+  cmd->add_option("table", f->table, "Delta table directory")->required();
+  cmd->add_option("--where", f->where, "Partition predicate, e.g. \"date >= '2024-01-01'\" (partition columns only)");
+  cmd->add_option("--target-file-size", f->target_file_size,
+                  "Bin capacity, e.g. 256mb (default: delta.targetFileSize, else 1g as Delta OSS)");
+  cmd->add_option("--threads", f->threads, "Bins rewritten at once (default: the number of cores, at most 15)");
+  cmd->add_flag("--dry-run", f->dry_run, "Plan only; write nothing");
+  cmd->add_flag("--explain", f->explain, "Print the decision log: every file and bin, and why");
+}
+
+}  // namespace
+
+void RegisterOptimizeCommands(CLI::App& app, Runner* selected) {
+  auto opt = std::make_shared<OptimizeFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "optimize", "Compact small files (and files with many deleted rows) with Delta's bin-packing rules");
+  AddCommonFlags(cmd, opt.get());
+  cmd->add_option("--min-file-size", opt->min_file_size,
+                  "Files smaller than this are candidates (default: the target file size)");
+  cmd->add_option("--max-deleted-rows-ratio", opt->max_deleted_rows_ratio,
+                  "Files with a larger share of deleted rows are candidates (default 0.05)");
+  cmd->add_flag("--autotune", opt->autotune, "Size the target by table size (Databricks' autotune rule)");
+  cmd->footer("Prints 'optimized N bins: M files -> K files (X -> Y), version V', or why nothing was done. "
+              "A second run on a compacted table writes no commit.");
+  cmd->callback([selected, opt, cmd] {
+    opt->ratio_given = cmd->count("--max-deleted-rows-ratio") > 0;
+    *selected = [opt](const Context& ctx) { return RunOptimize(*opt, ctx); };
+  });
+
+  auto reorg = std::make_shared<OptimizeFlags>();
+  reorg->reorg = true;
+  CLI::App* rcmd = app.add_subcommand(
+      "reorg", "REORG ... APPLY (PURGE): rewrite every file with deleted rows so no deletion vector remains");
+  AddCommonFlags(rcmd, reorg.get());
+  rcmd->add_flag("--purge", reorg->purge, "Rewrite files with deleted rows (required)");
+  rcmd->callback([selected, reorg] {
+    *selected = [reorg](const Context& ctx) { return RunOptimize(*reorg, ctx); };
+  });
+}
+
+}  // namespace lithify::cli
