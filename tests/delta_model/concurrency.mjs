@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCommand, lithifyPath } from '../oracle/run.mjs';
+import { mulberry32 } from './random.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -27,15 +28,6 @@ const opsPerWriter = opt('ops', 30);
 const seed = opt('seed', 1);
 const lithify = lithifyPath();
 const validator = process.env.LITHIFY_VALIDATE || '';
-
-function mulberry32(a) {
-  return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const failures = [];
 const fail = (msg) => { failures.push(msg); console.log(`FAIL ${msg}`); };

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCommand, lithifyPath } from '../oracle/run.mjs';
+import { mulberry32 } from './random.mjs';
 import { openDuckDB, readParquetCanonical } from '../oracle/canonical.mjs';
 import { compareCanonical, formatDiffs, splitLines } from '../oracle/compare.mjs';
 
@@ -33,14 +34,6 @@ const lithify = lithifyPath();
 const validator = process.env.LITHIFY_VALIDATE || '';
 
 // ---------- deterministic randomness ----------
-function mulberry32(a) {
-  return () => {
-    a |= 0; a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 let rand = mulberry32(seed);
 const randInt = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));  // inclusive
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];

@@ -168,7 +168,9 @@ TEST(Append, EveryTypeFromJsonlReadsBackThroughScan) {
       EXPECT_EQ(j["operationMetrics"]["numFiles"], "3");
       EXPECT_EQ(j["operationMetrics"]["numOutputRows"], "3");
       EXPECT_EQ(j["operationMetrics"]["numOutputBytes"], std::to_string(r->metrics.num_output_bytes));
-      if (j.contains("isBlindAppend")) EXPECT_EQ(j["isBlindAppend"], true);
+      if (j.contains("isBlindAppend")) {
+        EXPECT_EQ(j["isBlindAppend"], true);
+      }
     }
   }
   EXPECT_EQ(adds, 3);

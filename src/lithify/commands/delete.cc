@@ -47,94 +47,20 @@ Status NameFile(const Status& st, const std::string& path) {
 
 // ---- statistics skipping of one file (the commit's ReadPredicate) --------------------
 
-// What judging a file against the predicate needs, independent of the snapshot's file
-// list: the bound predicate plus, per bound column, its partition field or stats path.
-struct FileJudge {
-  const ScanContext* ctx = nullptr;
-  std::vector<int> part_field;                      // Delta top-level field, or -1
-  std::vector<std::vector<std::string>> stats_path; // physical stats path, or empty
-
-  static FileJudge Make(const ScanContext& ctx) {
-    FileJudge j;
-    j.ctx = &ctx;
-    const expr::BoundExpr& pred = *ctx.predicate;
-    const delta::Snapshot& snap = *ctx.snapshot;
-    const delta::StructType& schema = snap.schema();
-    const size_t n = pred.columns().size();
-    j.part_field.assign(n, -1);
-    j.stats_path.resize(n);
-    for (size_t c = 0; c < n; ++c) {
-      const expr::ColumnPath& path = pred.columns()[c].path;
-      if (path.size() == 1) {
-        for (size_t i = 0; i < schema.fields.size(); ++i) {
-          if (schema.fields[i].name == path[0] && !ctx.partition_keys[i].empty()) {
-            j.part_field[c] = static_cast<int>(i);
-          }
-        }
-      }
-      if (j.part_field[c] < 0) {
-        Result<delta::PhysicalColumn> pc =
-            delta::ResolvePhysicalColumn(schema, path, snap.column_mapping_mode());
-        if (pc.ok()) j.stats_path[c] = pc->path;
-      }
-    }
-    return j;
+// A concurrently added file may match the predicate unless its partition values or
+// statistics prove otherwise (scan's FileJudge, the rules PlanScan applies); unreadable
+// statistics or partition values count as a possible match.
+bool AddMayMatch(const FileJudge& judge, const delta::AddFile& add) {
+  table::FileEntry f;
+  f.partition_values = add.partition_values;
+  if (add.stats && !add.stats->empty()) {
+    Result<table::FileStats> st = delta::ParseStats(*add.stats);
+    if (!st.ok()) return true;
+    f.stats = std::move(*st);
   }
-
-  // False only when the partition values or statistics prove no row matches (the same
-  // rules as PlanScan's statistics step, partition columns giving exact bounds).
-  bool MayMatch(const table::FileEntry& f) const {
-    const expr::BoundExpr& pred = *ctx->predicate;
-    Result<std::vector<std::optional<table::Value>>> pv = TypedPartitionValues(*ctx, f);
-    if (!pv.ok()) return true;
-    const size_t n = pred.columns().size();
-    std::vector<expr::ColumnStats> cs(n);
-    expr::FileStats fst;
-    fst.num_records = f.num_records();
-    if (f.stats && f.stats->tight_bounds) fst.tight_bounds = *f.stats->tight_bounds;
-    for (size_t c = 0; c < n; ++c) {
-      const expr::DataType& t = pred.columns()[c].type;
-      if (part_field[c] >= 0) {
-        cs[c].max_may_be_truncated = false;
-        cs[c].timestamps_truncated_to_millis = false;
-        cs[c].max_may_exclude_nan = false;
-        const std::optional<table::Value>& v = (*pv)[part_field[c]];
-        std::optional<expr::Value> ev;
-        if (v) ev = ToExprValue(*v, t);
-        if (ev && !ev->is_null()) {
-          cs[c].min = *ev;
-          cs[c].max = *ev;
-          cs[c].null_count = 0;
-        } else if (!v && fst.num_records) {
-          cs[c].null_count = *fst.num_records;
-        }
-        continue;
-      }
-      if (!f.stats || stats_path[c].empty()) continue;
-      const table::ColumnStats* s = f.stats->Find(stats_path[c]);
-      if (s == nullptr) continue;
-      if (s->min) {
-        if (auto v = ToExprValue(*s->min, t); v && !v->is_null()) cs[c].min = std::move(*v);
-      }
-      if (s->max) {
-        if (auto v = ToExprValue(*s->max, t); v && !v->is_null()) cs[c].max = std::move(*v);
-      }
-      cs[c].null_count = s->null_count;
-    }
-    return !expr::CanSkip(pred, cs, fst).skip;
-  }
-
-  bool MayMatch(const delta::AddFile& add) const {
-    table::FileEntry f;
-    f.partition_values = add.partition_values;
-    if (add.stats && !add.stats->empty()) {
-      Result<table::FileStats> st = delta::ParseStats(*add.stats);
-      if (!st.ok()) return true;
-      f.stats = std::move(*st);
-    }
-    return MayMatch(f);
-  }
-};
+  Result<FileDecision> d = judge.Decide(f);
+  return !d.ok() || d->verdict == FileVerdict::kKept;
+}
 
 // ---- copy-on-write: output-schema batches -> data-file-schema batches ----------------
 
@@ -546,7 +472,7 @@ Result<DeleteResult> Deleter::Run() {
     }
   } else if (!delete_none) {
     auto judge = std::make_shared<FileJudge>(FileJudge::Make(ctx_));
-    txn_->ReadPredicate(pred_text, [judge](const delta::AddFile& add) { return judge->MayMatch(add); });
+    txn_->ReadPredicate(pred_text, [judge](const delta::AddFile& add) { return AddMayMatch(*judge, add); });
     LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> plan, PlanScan(ctx_, true));
     for (const FileDecision& d : plan) {
       if (d.verdict != FileVerdict::kKept) continue;
@@ -559,6 +485,15 @@ Result<DeleteResult> Deleter::Run() {
         LITHIFY_RETURN_NOT_OK(RemoveWhole(f, fm.live_rows));
       } else if (use_dvs_) {
         LITHIFY_RETURN_NOT_OK(AddDv(f, fm.rows));
+      } else if (snap_.protocol().HasWriterFeature("rowTracking")) {
+        // A rewrite must keep each surviving row's id (the materialized row-id columns);
+        // this copy-on-write path does not write them yet, so refuse rather than renumber.
+        // Nothing has been written: DVs are off and whole-file removes write no data.
+        return Status::NotSupported(
+            "{}: DELETE would rewrite {} on a row-tracking table, and lithify's copy-on-write "
+            "delete does not yet preserve row ids; enable deletion vectors "
+            "(lithify alter {} --set delta.enableDeletionVectors=true) and retry",
+            root_, f.path, root_);
       } else {
         LITHIFY_RETURN_NOT_OK(Rewrite(fm));
       }

@@ -57,7 +57,9 @@ TEST_F(DvWriterTest, SeveralDvsInOneFileReadBack) {
     EXPECT_EQ(d.path_or_inline_dv, (*descs)[0].path_or_inline_dv);
     EXPECT_EQ(d.path_or_inline_dv.size(), 20u);
     EXPECT_EQ(d.cardinality, static_cast<int64_t>(dvs[i].cardinality()));
-    if (i > 0) EXPECT_EQ(*d.offset, *(*descs)[i - 1].offset + 8 + (*descs)[i - 1].size_in_bytes);
+    if (i > 0) {
+      EXPECT_EQ(*d.offset, *(*descs)[i - 1].offset + 8 + (*descs)[i - 1].size_in_bytes);
+    }
     auto back = delta::LoadDeletionVector(fs_.get(), root_, d);
     ASSERT_TRUE(back.ok()) << back.status().ToString();
     EXPECT_EQ(back->ToVector(), dvs[i].ToVector());
@@ -196,7 +198,9 @@ DeleteResult DeleteAndCheck(io::FileSystem* fs, const std::string& root, const s
     EXPECT_EQ(Version(fs, root), v0);
   } else {
     EXPECT_TRUE(r->commit.has_value());
-    if (r->commit) EXPECT_EQ(r->commit->version, v0 + 1);
+    if (r->commit) {
+      EXPECT_EQ(r->commit->version, v0 + 1);
+    }
   }
   EXPECT_EQ(Rows(fs, root), Minus(before, matching)) << pred;
   return std::move(*r);
@@ -317,7 +321,8 @@ TEST_F(DeleteTest, PartitionedDvTable) {
   ASSERT_TRUE(r3.commit.has_value());
   EXPECT_GT(r3.metrics.at("numDeletionVectorsAdded") + r3.metrics.at("numDeletionVectorsUpdated"), 0);
   EXPECT_EQ(r3.dv_files_written, 1);  // several DVs packed into one file
-  for (const table::FileEntry& f : Latest(fs_.get(), t.root())->files()) {
+  const auto latest = Latest(fs_.get(), t.root());  // keep the snapshot alive while iterating
+  for (const table::FileEntry& f : latest->files()) {
     EXPECT_NE(f.partition_values.at("part"), std::optional<std::string>("3"));
   }
   EXPECT_FALSE(Rows(fs_.get(), t.root()).empty());
@@ -414,7 +419,8 @@ TEST_F(DeleteTest, CopyOnWritePartitionedWithNulls) {
   DeleteAndCheck(fs_.get(), t.root(), "letter <> 'a'");
   DeleteAndCheck(fs_.get(), t.root(), "letter IS NULL");
   DeleteAndCheck(fs_.get(), t.root(), "number > 1");
-  for (const table::FileEntry& f : Latest(fs_.get(), t.root())->files()) {
+  const auto latest = Latest(fs_.get(), t.root());  // keep the snapshot alive while iterating
+  for (const table::FileEntry& f : latest->files()) {
     EXPECT_FALSE(f.deletion_vector.has_value()) << f.path;
   }
 }
@@ -443,32 +449,6 @@ TEST_F(DeleteTest, DvPropertyWithoutFeatureIsRefused) {
   EXPECT_EQ(Version(fs_.get(), t.root()), 1);
 }
 
-// DuckDB's canonical JSON lines of one Parquet file (tests/oracle/duckdb-cat.mjs),
-// sorted; nullopt when node or the DuckDB package is missing.
-std::optional<std::vector<std::string>> DuckDbRows(const std::string& path) {
-  const std::string oracle = std::string(LITHIFY_SOURCE_DIR) + "/tests/oracle";
-  if (std::system("node --version > /dev/null 2>&1") != 0 ||
-      !std::filesystem::exists(oracle + "/node_modules/@duckdb/node-api")) {
-    return std::nullopt;
-  }
-  FILE* p = popen(("node '" + oracle + "/duckdb-cat.mjs' '" + path + "'").c_str(), "r");
-  if (p == nullptr) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << path;
-  std::vector<std::string> lines;
-  for (size_t start = 0; start < out.size();) {
-    size_t nl = out.find('\n', start);
-    if (nl == std::string::npos) nl = out.size();
-    lines.push_back(out.substr(start, nl - start));
-    start = nl + 1;
-  }
-  std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
 // The rewritten files of an unpartitioned table hold exactly the table's rows: DuckDB
 // reading them must see the surviving rows lithify's scan sees.
 void ExpectDuckDbSeesSurvivors(io::FileSystem* fs, const std::string& root, const DeleteResult& r) {
@@ -479,7 +459,7 @@ void ExpectDuckDbSeesSurvivors(io::FileSystem* fs, const std::string& root, cons
     if (add == nullptr) continue;
     auto rel = delta::DecodeActionPath(add->path);
     ASSERT_TRUE(rel.ok());
-    auto lines = DuckDbRows(io::JoinPath(root, *rel));
+    auto lines = commands::testing::DuckDbRows(io::JoinPath(root, *rel));
     if (!lines) GTEST_SKIP() << "node or the DuckDB oracle is missing (scripts/install-deps.sh)";
     duck.insert(duck.end(), lines->begin(), lines->end());
   }
@@ -520,6 +500,27 @@ TEST_F(DeleteTest, AppendOnlyTableIsRefused) {
   EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
   EXPECT_NE(r.status().message().find("append-only"), std::string::npos);
   // Nothing was written next to the data file.
+  size_t parquet_files = 0;
+  for (auto& e : std::filesystem::directory_iterator(t.root())) parquet_files += e.path().extension() == ".parquet";
+  EXPECT_EQ(parquet_files, 1u);
+}
+
+// Copy-on-write would give surviving rows new ids on a row-tracking table: refused, and
+// nothing is written or committed.
+TEST_F(DeleteTest, CopyOnWriteOnRowTrackingTableIsRefused) {
+  TempTable t(commands::testing::Kernel("table-without-dv-small"));
+  delta::Protocol p;
+  p.min_reader_version = 1;
+  p.min_writer_version = 7;
+  p.writer_features = std::vector<std::string>{"rowTracking", "domainMetadata"};
+  ASSERT_TRUE(fs_->WriteFile(t.log("00000000000000000001.json"), AsBytes(delta::ActionToJson(p) + "\n")).ok());
+  DeleteSpec spec;
+  spec.predicate = "value = 1";
+  auto r = DeleteRows(fs_.get(), t.root(), spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsNotSupported()) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("row ids"), std::string::npos);
+  EXPECT_EQ(Version(fs_.get(), t.root()), 1);
   size_t parquet_files = 0;
   for (auto& e : std::filesystem::directory_iterator(t.root())) parquet_files += e.path().extension() == ".parquet";
   EXPECT_EQ(parquet_files, 1u);

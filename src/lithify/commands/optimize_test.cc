@@ -193,31 +193,6 @@ void ExpectExactOutputs(io::FileSystem* fs, const std::string& root, int64_t ver
   EXPECT_GT(adds, 0);
 }
 
-// DuckDB's canonical JSON lines of one Parquet file; nullopt when node / DuckDB are missing.
-std::optional<std::vector<std::string>> DuckDbRows(const std::string& path) {
-  const std::string oracle = std::string(LITHIFY_SOURCE_DIR) + "/tests/oracle";
-  if (std::system("node --version > /dev/null 2>&1") != 0 ||
-      !std::filesystem::exists(oracle + "/node_modules/@duckdb/node-api")) {
-    return std::nullopt;
-  }
-  FILE* p = popen(("node '" + oracle + "/duckdb-cat.mjs' '" + path + "'").c_str(), "r");
-  if (p == nullptr) return std::nullopt;
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << path;
-  std::vector<std::string> lines;
-  for (size_t start = 0; start < out.size();) {
-    size_t nl = out.find('\n', start);
-    if (nl == std::string::npos) nl = out.size();
-    lines.push_back(out.substr(start, nl - start));
-    start = nl + 1;
-  }
-  std::sort(lines.begin(), lines.end());
-  return lines;
-}
-
 class OptimizeTest : public ::testing::Test {
  protected:
   std::unique_ptr<io::FileSystem> fs_ = io::NewLocalFileSystem();
@@ -291,7 +266,7 @@ TEST_F(OptimizeTest, DuckDbReadsTheCompactedFile) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   auto snap = Latest(fs_.get(), root_);
   ASSERT_EQ(snap->files().size(), 1u);
-  auto duck = DuckDbRows(io::JoinPath(root_, snap->files()[0].path));
+  auto duck = commands::testing::DuckDbRows(io::JoinPath(root_, snap->files()[0].path));
   if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
   EXPECT_EQ(*duck, Rows(fs_.get(), root_));
 }
@@ -468,7 +443,7 @@ TEST_F(OptimizeTest, ReorgPurgeRewritesALoneFile) {
   EXPECT_EQ(Rows(fs_.get(), t.root()), before);
   EXPECT_EQ(Rows(fs_.get(), t.root(), delta::VersionSpec::AtVersion(r->read_version)), before);
   // DuckDB reading the purged file (no DV to apply any more) sees the live rows.
-  auto duck = DuckDbRows(io::JoinPath(t.root(), snap->files()[0].path));
+  auto duck = commands::testing::DuckDbRows(io::JoinPath(t.root(), snap->files()[0].path));
   if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
   EXPECT_EQ(*duck, before);
 }

@@ -207,6 +207,109 @@ Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const Scan
   return values;
 }
 
+FileJudge FileJudge::Make(const ScanContext& ctx) {
+  FileJudge j;
+  j.ctx_ = &ctx;
+  const expr::BoundExpr& pred = *ctx.predicate;
+  const delta::Snapshot& snap = *ctx.snapshot;
+  const delta::StructType& schema = snap.schema();
+  const size_t ncols = pred.columns().size();
+  // Per bound column: its Delta top-level field when it is a partition column, else -1;
+  // and the physical statistics path.
+  j.part_field_.assign(ncols, -1);
+  j.is_partition_.assign(ncols, false);
+  j.stats_path_.resize(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    const expr::ColumnPath& path = pred.columns()[c].path;
+    if (path.size() == 1) {
+      for (size_t i = 0; i < schema.fields.size(); ++i) {
+        if (schema.fields[i].name == path[0] && !ctx.partition_keys[i].empty()) {
+          j.part_field_[c] = static_cast<int>(i);
+          j.is_partition_[c] = true;
+        }
+      }
+    }
+    if (!j.is_partition_[c]) {
+      Result<delta::PhysicalColumn> pc =
+          delta::ResolvePhysicalColumn(schema, path, snap.column_mapping_mode());
+      if (pc.ok()) j.stats_path_[c] = pc->path;
+    }
+  }
+  if (auto r = PartitionOnly(pred.root(), j.is_partition_)) {
+    j.part_pred_ = std::make_shared<expr::BoundExpr>(std::move(*r), pred.columns());
+  }
+  return j;
+}
+
+Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
+  const expr::BoundExpr& pred = *ctx_->predicate;
+  const size_t ncols = pred.columns().size();
+  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(*ctx_, f));
+  FileDecision d{&f, FileVerdict::kKept, ""};
+  // Partition values.
+  std::vector<expr::Value> row(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    const expr::DataType& t = pred.columns()[c].type;
+    row[c] = expr::Value::Null(t);
+    if (part_field_[c] >= 0 && pv[part_field_[c]]) {
+      if (auto v = ToExprValue(*pv[part_field_[c]], t)) row[c] = std::move(*v);
+    }
+  }
+  if (part_pred_) {
+    expr::Truth t = expr::EvaluateRow(*part_pred_, row);
+    if (t != expr::Truth::kTrue) {
+      std::string values;
+      for (size_t c = 0; c < ncols; ++c) {
+        if (!is_partition_[c]) continue;
+        if (!values.empty()) values += ", ";
+        values += expr::ColumnPathText(pred.columns()[c].path) + "=" +
+                  (row[c].is_null() ? std::string("null") : expr::DisplayText(row[c]));
+      }
+      d.verdict = FileVerdict::kSkippedByPartition;
+      d.reason = fmt::format("{} is {} for partition {}", expr::ToString(*part_pred_, part_pred_->root()),
+                             expr::TruthText(t), values);
+      return d;
+    }
+  }
+  // Statistics (partition columns contribute their exact values).
+  std::vector<expr::ColumnStats> cs(ncols);
+  expr::FileStats fst;
+  fst.num_records = f.num_records();
+  if (f.stats && f.stats->tight_bounds) fst.tight_bounds = *f.stats->tight_bounds;
+  for (size_t c = 0; c < ncols; ++c) {
+    const expr::DataType& t = pred.columns()[c].type;
+    if (is_partition_[c]) {
+      cs[c].max_may_be_truncated = false;
+      cs[c].timestamps_truncated_to_millis = false;
+      cs[c].max_may_exclude_nan = false;
+      if (!row[c].is_null()) {
+        cs[c].min = row[c];
+        cs[c].max = row[c];
+        cs[c].null_count = 0;
+      } else if (part_field_[c] >= 0 && !pv[part_field_[c]] && fst.num_records) {
+        cs[c].null_count = *fst.num_records;
+      }
+      continue;
+    }
+    if (!f.stats || stats_path_[c].empty()) continue;
+    const table::ColumnStats* s = f.stats->Find(stats_path_[c]);
+    if (s == nullptr) continue;
+    if (s->min) {
+      if (auto v = ToExprValue(*s->min, t); v && !v->is_null()) cs[c].min = std::move(*v);
+    }
+    if (s->max) {
+      if (auto v = ToExprValue(*s->max, t); v && !v->is_null()) cs[c].max = std::move(*v);
+    }
+    cs[c].null_count = s->null_count;
+  }
+  expr::SkipDecision sd = expr::CanSkip(pred, cs, fst);
+  if (sd.skip) {
+    d.verdict = FileVerdict::kSkippedByStats;
+    d.reason = std::move(sd.reason);
+  }
+  return d;
+}
+
 Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune) {
   const delta::Snapshot& snap = *ctx.snapshot;
   std::vector<FileDecision> out;
@@ -215,99 +318,9 @@ Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune) {
     for (const table::FileEntry& f : snap.files()) out.push_back({&f, FileVerdict::kKept, ""});
     return out;
   }
-  const expr::BoundExpr& pred = *ctx.predicate;
-  const size_t ncols = pred.columns().size();
-  const delta::StructType& schema = snap.schema();
-
-  // Per bound column: its Delta top-level field when it is a partition column, else -1;
-  // and the physical statistics path.
-  std::vector<int> part_field(ncols, -1);
-  std::vector<bool> is_partition(ncols, false);
-  std::vector<std::vector<std::string>> stats_path(ncols);
-  for (size_t c = 0; c < ncols; ++c) {
-    const expr::ColumnPath& path = pred.columns()[c].path;
-    if (path.size() == 1) {
-      for (size_t i = 0; i < schema.fields.size(); ++i) {
-        if (schema.fields[i].name == path[0] && !ctx.partition_keys[i].empty()) {
-          part_field[c] = static_cast<int>(i);
-          is_partition[c] = true;
-        }
-      }
-    }
-    if (!is_partition[c]) {
-      Result<delta::PhysicalColumn> pc =
-          delta::ResolvePhysicalColumn(schema, path, snap.column_mapping_mode());
-      if (pc.ok()) stats_path[c] = pc->path;
-    }
-  }
-  std::optional<expr::BoundExpr> part_pred;
-  if (auto r = PartitionOnly(pred.root(), is_partition)) part_pred.emplace(std::move(*r), pred.columns());
-
+  const FileJudge judge = FileJudge::Make(ctx);
   for (const table::FileEntry& f : snap.files()) {
-    LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx, f));
-    FileDecision d{&f, FileVerdict::kKept, ""};
-    // Partition values.
-    std::vector<expr::Value> row(ncols);
-    for (size_t c = 0; c < ncols; ++c) {
-      const expr::DataType& t = pred.columns()[c].type;
-      row[c] = expr::Value::Null(t);
-      if (part_field[c] >= 0 && pv[part_field[c]]) {
-        if (auto v = ToExprValue(*pv[part_field[c]], t)) row[c] = std::move(*v);
-      }
-    }
-    if (part_pred) {
-      expr::Truth t = expr::EvaluateRow(*part_pred, row);
-      if (t != expr::Truth::kTrue) {
-        std::string values;
-        for (size_t c = 0; c < ncols; ++c) {
-          if (!is_partition[c]) continue;
-          if (!values.empty()) values += ", ";
-          values += expr::ColumnPathText(pred.columns()[c].path) + "=" +
-                    (row[c].is_null() ? std::string("null") : expr::DisplayText(row[c]));
-        }
-        d.verdict = FileVerdict::kSkippedByPartition;
-        d.reason = fmt::format("{} is {} for partition {}", expr::ToString(*part_pred, part_pred->root()),
-                               expr::TruthText(t), values);
-        out.push_back(std::move(d));
-        continue;
-      }
-    }
-    // Statistics (partition columns contribute their exact values).
-    std::vector<expr::ColumnStats> cs(ncols);
-    expr::FileStats fst;
-    fst.num_records = f.num_records();
-    if (f.stats && f.stats->tight_bounds) fst.tight_bounds = *f.stats->tight_bounds;
-    for (size_t c = 0; c < ncols; ++c) {
-      const expr::DataType& t = pred.columns()[c].type;
-      if (is_partition[c]) {
-        cs[c].max_may_be_truncated = false;
-        cs[c].timestamps_truncated_to_millis = false;
-        cs[c].max_may_exclude_nan = false;
-        if (!row[c].is_null()) {
-          cs[c].min = row[c];
-          cs[c].max = row[c];
-          cs[c].null_count = 0;
-        } else if (part_field[c] >= 0 && !pv[part_field[c]] && fst.num_records) {
-          cs[c].null_count = *fst.num_records;
-        }
-        continue;
-      }
-      if (!f.stats || stats_path[c].empty()) continue;
-      const table::ColumnStats* s = f.stats->Find(stats_path[c]);
-      if (s == nullptr) continue;
-      if (s->min) {
-        if (auto v = ToExprValue(*s->min, t); v && !v->is_null()) cs[c].min = std::move(*v);
-      }
-      if (s->max) {
-        if (auto v = ToExprValue(*s->max, t); v && !v->is_null()) cs[c].max = std::move(*v);
-      }
-      cs[c].null_count = s->null_count;
-    }
-    expr::SkipDecision sd = expr::CanSkip(pred, cs, fst);
-    if (sd.skip) {
-      d.verdict = FileVerdict::kSkippedByStats;
-      d.reason = std::move(sd.reason);
-    }
+    LITHIFY_ASSIGN_OR_RETURN(FileDecision d, judge.Decide(f));
     out.push_back(std::move(d));
   }
   return out;

@@ -76,6 +76,26 @@ Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_roo
 Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const ScanContext& ctx,
                                                                       const table::FileEntry& f);
 
+// Judges one file against a context's predicate: first its partition values (the
+// predicate's partition-only part), then its statistics (partition columns giving exact
+// bounds). PlanScan runs it over the snapshot's files; writers also run it over files a
+// concurrent commit added (delete's conflict check). Make requires ctx.predicate; ctx
+// must outlive the judge. Decide's FileDecision::file points at `f`. Immutable after
+// Make; Decide is thread-safe.
+class FileJudge {
+ public:
+  static FileJudge Make(const ScanContext& ctx);
+  // Corruption naming the file for an unparseable partition value.
+  Result<FileDecision> Decide(const table::FileEntry& f) const;
+
+ private:
+  const ScanContext* ctx_ = nullptr;
+  std::vector<int> part_field_;                       // Delta top-level field, or -1
+  std::vector<bool> is_partition_;
+  std::vector<std::vector<std::string>> stats_path_;  // physical stats path, or empty
+  std::shared_ptr<const expr::BoundExpr> part_pred_;  // partition-only part, if any
+};
+
 // Decides every live file (snapshot order). With no predicate or prune == false every
 // file is kept.
 Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune = true);

@@ -1,6 +1,13 @@
 // Test helpers for commands/: corpus table locations and a collecting sink. Tests only.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +39,31 @@ struct Lines {
     return Status::OK();
   });
 };
+
+// DuckDB's canonical JSON lines of one Parquet file (tests/oracle/duckdb-cat.mjs), sorted;
+// nullopt when node or the DuckDB package is missing (callers GTEST_SKIP then).
+inline std::optional<std::vector<std::string>> DuckDbRows(const std::string& path) {
+  const std::string oracle = std::string(LITHIFY_SOURCE_DIR) + "/tests/oracle";
+  if (std::system("node --version > /dev/null 2>&1") != 0 ||
+      !std::filesystem::exists(oracle + "/node_modules/@duckdb/node-api")) {
+    return std::nullopt;
+  }
+  FILE* p = popen(("node '" + oracle + "/duckdb-cat.mjs' '" + path + "'").c_str(), "r");
+  if (p == nullptr) return std::nullopt;
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0) << path;
+  std::vector<std::string> lines;
+  for (size_t start = 0; start < out.size();) {
+    size_t nl = out.find('\n', start);
+    if (nl == std::string::npos) nl = out.size();
+    lines.push_back(out.substr(start, nl - start));
+    start = nl + 1;
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
 
 }  // namespace lithify::commands::testing

@@ -206,7 +206,10 @@ class LineScanner {
     Ws();
     const char* start = p_;
     int64_t v = 0;
-    while (p_ < e_ && *p_ >= '0' && *p_ <= '9') v = v * 10 + (*p_++ - '0');
+    while (p_ < e_ && *p_ >= '0' && *p_ <= '9') {
+      if (p_ - start < 18) v = v * 10 + (*p_ - '0');  // longer numbers are refused below
+      ++p_;
+    }
     size_t n = p_ - start;
     if (n == 0 || n > 18 || (n > 1 && *start == '0')) return false;
     if (p_ < e_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;

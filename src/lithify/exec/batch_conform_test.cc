@@ -27,7 +27,7 @@ parquet::ColumnData LongColumn(const parquet::Schema& s, int leaf, std::vector<i
   c.values.type = parquet::PhysicalType::kInt64;
   c.values.count = static_cast<int64_t>(values.size());
   c.values.fixed.Resize(values.size() * 8);
-  std::memcpy(c.values.fixed.data(), values.data(), values.size() * 8);
+  if (!values.empty()) std::memcpy(c.values.fixed.data(), values.data(), values.size() * 8);
   return c;
 }
 
