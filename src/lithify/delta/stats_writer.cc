@@ -500,14 +500,18 @@ namespace {
 // A JSON object under construction: keys in insertion order, leaves as raw JSON text.
 struct Node {
   std::string raw;  // non-empty for leaves
-  std::vector<std::pair<std::string, Node>> kids;
+  // Children in insertion order. Names and nodes are parallel vectors because
+  // std::pair<std::string, Node> would need Node complete here (clang rejects it).
+  std::vector<std::string> names;
+  std::vector<Node> kids;
 
   Node& Child(const std::string& k) {
-    for (auto& [name, n] : kids) {
-      if (name == k) return n;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == k) return kids[i];
     }
-    kids.emplace_back(k, Node{});
-    return kids.back().second;
+    names.push_back(k);
+    kids.emplace_back();
+    return kids.back();
   }
   void Put(const std::vector<std::string>& path, std::string text) {
     Node* n = this;
@@ -518,12 +522,12 @@ struct Node {
     if (!raw.empty()) { out->append(raw); return; }
     out->push_back('{');
     bool first = true;
-    for (const auto& [k, n] : kids) {
+    for (size_t i = 0; i < kids.size(); ++i) {
       if (!first) out->push_back(',');
       first = false;
-      out->append(JsonString(k));
+      out->append(JsonString(names[i]));
       out->push_back(':');
-      n.Write(out);
+      kids[i].Write(out);
     }
     out->push_back('}');
   }
