@@ -174,6 +174,15 @@ class Deleter {
   Status AddDv(const table::FileEntry& f, const std::vector<uint64_t>& rows);
   Status FlushDvs();
   Status Rewrite(const FileMatches& m);
+  // A data file opened for reading `leaves` of `out`: the reader the adapter reads
+  // through, the file's current DV, and the adapter. Errors name the file.
+  struct OpenedFile {
+    std::unique_ptr<parquet::FileReader> reader;
+    std::optional<delta::DeletionVector> dv;
+    std::unique_ptr<FileAdapter> adapter;
+  };
+  Result<OpenedFile> OpenFile(const table::FileEntry& f, const std::string& path,
+                              const OutputSchema& out, const std::vector<int>& leaves);
   delta::RemoveFile MakeRemove(const table::FileEntry& f) const;
 
   io::FileSystem* fs_;
@@ -272,24 +281,34 @@ Result<int64_t> Deleter::CountLiveRows(const table::FileEntry& f) {
   return n;
 }
 
+Result<Deleter::OpenedFile> Deleter::OpenFile(const table::FileEntry& f, const std::string& path,
+                                              const OutputSchema& out,
+                                              const std::vector<int>& leaves) {
+  OpenedFile o;
+  Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs_, path);
+  if (!reader.ok()) return NameFile(reader.status(), path);
+  o.reader = std::move(*reader);
+  if (f.deletion_vector) {
+    Result<delta::DeletionVector> loaded = delta::LoadDeletionVector(fs_, root_, *f.deletion_vector);
+    if (!loaded.ok()) return loaded.status().WithContextF("{}: deletion vector", path);
+    o.dv.emplace(std::move(*loaded));
+  }
+  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx_, f));
+  Result<std::unique_ptr<FileAdapter>> adapter =
+      FileAdapter::Make(out, snap_.column_mapping_mode(), o.reader.get(), leaves, pv);
+  if (!adapter.ok()) return NameFile(adapter.status(), path);
+  o.adapter = std::move(*adapter);
+  return o;
+}
+
 Result<FileMatches> Deleter::ScanFile(const table::FileEntry& f) {
   FileMatches m;
   m.file = &f;
   const std::string path = io::JoinPath(root_, f.path);
-  Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs_, path);
-  if (!reader.ok()) return NameFile(reader.status(), path);
-  std::optional<delta::DeletionVector> dv;
-  if (f.deletion_vector) {
-    Result<delta::DeletionVector> loaded = delta::LoadDeletionVector(fs_, root_, *f.deletion_vector);
-    if (!loaded.ok()) return loaded.status().WithContextF("{}: deletion vector", path);
-    dv.emplace(std::move(*loaded));
-  }
-  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx_, f));
-  Result<std::unique_ptr<FileAdapter>> adapter =
-      FileAdapter::Make(*ctx_.output, snap_.column_mapping_mode(), reader->get(), pred_leaves_, pv);
-  if (!adapter.ok()) return NameFile(adapter.status(), path);
-  for (int rg = 0; rg < (*adapter)->num_row_groups(); ++rg) {
-    Result<parquet::RowBatch> rb = (*adapter)->ReadRowGroup(rg);
+  LITHIFY_ASSIGN_OR_RETURN(OpenedFile opened, OpenFile(f, path, *ctx_.output, pred_leaves_));
+  const std::optional<delta::DeletionVector>& dv = opened.dv;
+  for (int rg = 0; rg < opened.adapter->num_row_groups(); ++rg) {
+    Result<parquet::RowBatch> rb = opened.adapter->ReadRowGroup(rg);
     if (!rb.ok()) return NameFile(rb.status(), path);
     const parquet::RowBatch& batch = *rb;
     Result<std::vector<bool>> sel = expr::EvaluateBatch(*ctx_.predicate, batch, bcols_);
@@ -403,22 +422,12 @@ Status Deleter::Rewrite(const FileMatches& m) {
     }
   }
   const std::string path = io::JoinPath(root_, f.path);
-  Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs_, path);
-  if (!reader.ok()) return NameFile(reader.status(), path);
-  std::optional<delta::DeletionVector> dv;
-  if (f.deletion_vector) {
-    Result<delta::DeletionVector> loaded = delta::LoadDeletionVector(fs_, root_, *f.deletion_vector);
-    if (!loaded.ok()) return loaded.status().WithContextF("{}: deletion vector", path);
-    dv.emplace(std::move(*loaded));
-  }
-  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx_, f));
-  Result<std::unique_ptr<FileAdapter>> adapter =
-      FileAdapter::Make(out, snap_.column_mapping_mode(), reader->get(), data_leaves_, pv);
-  if (!adapter.ok()) return NameFile(adapter.status(), path);
+  LITHIFY_ASSIGN_OR_RETURN(OpenedFile opened, OpenFile(f, path, out, data_leaves_));
+  const std::optional<delta::DeletionVector>& dv = opened.dv;
   size_t next_match = 0;
   int64_t copied = 0;
-  for (int rg = 0; rg < (*adapter)->num_row_groups(); ++rg) {
-    Result<parquet::RowBatch> rb = (*adapter)->ReadRowGroup(rg);
+  for (int rg = 0; rg < opened.adapter->num_row_groups(); ++rg) {
+    Result<parquet::RowBatch> rb = opened.adapter->ReadRowGroup(rg);
     if (!rb.ok()) return NameFile(rb.status(), path);
     parquet::RowBatch& batch = *rb;
     const uint64_t first = static_cast<uint64_t>(batch.first_row_index);
