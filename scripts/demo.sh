@@ -1,69 +1,95 @@
 #!/usr/bin/env bash
-# The main job: build lithify, then show it at work on real data written by other engines
-# (from ../shared/corpus): Parquet files from Impala, parquet-mr and Arrow; Delta tables from
-# Spark and delta-rs, with checkpoints, deletion vectors and partitions.
+# The main job: build lithify, then show the small-file problem and what to do about it.
+#
+#  1. a realistic streaming table: micro-batches appended every five minutes into
+#     five-minute partitions (the layout many streaming jobs produce), plus deletes;
+#  2. its twin with the same data, liquid-clustered instead of partitioned;
+#  3. `lithify diagnose` on both: what is wrong, why, what to do;
+#  4. OPTIMIZE on both, with the decision log: what happened and why;
+#  5. how to open the web panel on the two tables.
+# The tables are kept in build/demo/ for the panel. Takes about a minute after the build.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C "$root/build" lithify
 bin="$root/build/tools/cli/lithify"
-corpus="$root/../shared/corpus"
-pq="$corpus/parquet-testing/data"
-golden="$corpus/delta-kernel-rs/kernel/tests/golden_data"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
+demo="$root/build/demo"
+rm -rf "$demo"
+mkdir -p "$demo/batches"
 step() { echo; echo "== $*"; }
 
 "$bin" --version
-step "lithify parquet inspect alltypes_plain.parquet   (written by Impala; INT96 timestamps)"
-"$bin" parquet inspect "$pq/alltypes_plain.parquet" | head -40
-step "lithify parquet cat --limit 3 alltypes_plain.parquet"
-"$bin" parquet cat --limit 3 "$pq/alltypes_plain.parquet"
-step "lithify parquet cat --limit 2 nested_lists.snappy.parquet   (nested lists, snappy)"
-"$bin" parquet cat --limit 2 "$pq/nested_lists.snappy.parquet"
-step "lithify parquet rewrite: compact 3 files written by DuckDB/pyarrow into one (zstd)"
-dd="$corpus/duckdb/data/parquet-testing/compression/generated"
-"$bin" parquet rewrite "$out/compacted.parquet" \
-  "$dd/data_page=1_SNAPPY.parquet" "$dd/data_page=1_GZIP.parquet" "$dd/data_page=2_ZSTD.parquet"
-step "a corrupt file gives a clear error, never a crash (exit code 1)"
-"$bin" parquet cat "$pq/datapage_v1-corrupt-checksum.parquet" >/dev/null || echo "(exit code $?)"
+step "lithify reads tables written by other engines: a Spark table from the corpus"
+"$bin" describe detail "$root/../shared/corpus/delta-kernel-rs/kernel/tests/golden_data/dv-partitioned-with-checkpoint/delta" |
+  grep -E "^(location|partitionColumns|numFiles|sizeInBytes|tableFeatures) "
 
-tbl="$golden/dv-partitioned-with-checkpoint/delta"
-step "lithify describe detail   (Spark table with deletion vectors, partitions, checkpoint)"
-"$bin" describe detail "$tbl"
-step "lithify describe history --limit 3"
-"$bin" describe history "$tbl" --limit 3
-step "lithify files --where   (which files a predicate skips, and why)"
-"$bin" files "$golden/data-skipping-partition-and-data-column/delta" --where "part = 1 AND id > 5" | tail -8
-step "lithify scan --count, and the first rows"
-"$bin" scan "$tbl" --count
-"$bin" scan "$tbl" --limit 3
+# Three hours of a streaming job: a micro-batch every five minutes, each written by 3 tasks
+# (3 files of 100 rows), as JSON Lines the append command ingests.
+batches=36
+tasks=3
+awk -v batches="$batches" -v tasks="$tasks" -v dir="$demo/batches" 'BEGIN {
+  srand(42)
+  split("books home electronics groceries toys sports refund", cats, " ")
+  for (b = 0; b < batches; b++) {
+    hh = int(b * 5 / 60); mm = (b * 5) % 60
+    for (t = 0; t < tasks; t++) {
+      f = sprintf("%s/b%02d-t%d.jsonl", dir, b, t)
+      for (i = 0; i < 100; i++) {
+        s = b * 300 + int(rand() * 300)
+        printf "{\"event_time\":\"2026-01-01T%02d:%02d:%02dZ\",\"window_start\":\"2026-01-01T%02d:%02d\",\"customer_id\":%d,\"amount\":%.2f,\"category\":\"%s\"}\n",
+          int(s / 3600), int(s % 3600 / 60), s % 60, hh, mm, 1 + int(rand() * rand() * 100000), rand() * 400, cats[1 + int(rand() * 7)] > f
+      }
+      close(f)
+    }
+  }
+}'
+schema="event_time timestamp, window_start string, customer_id long, amount double, category string"
 
-# The small-file problem, and what lithify does about it.
-t="$out/events"
-step "lithify create: a table partitioned by day, with deletion vectors"
-"$bin" create "$t" --schema "event_time timestamp, event_date date, customer_id long, amount decimal(12,2), category string, country string, note string" \
-  --partitioned-by event_date --property delta.enableDeletionVectors=true
-step "12 streaming-style appends of 2,000 rows over 3 days, 8 files each (small files)"
-for i in $(seq 1 12); do
-  "$bin" append "$t" --generate 2000 --seed "$i" --files 8 --span 3d >/dev/null
+p="$demo/events_5min"
+c="$demo/events_clustered"
+step "lithify create: events partitioned by five-minute window, and a twin clustered by customer_id"
+"$bin" create "$p" --schema "$schema" --partitioned-by window_start --property delta.enableDeletionVectors=true | sed -n "1,1p"
+"$bin" create "$c" --schema "$schema" --cluster-by customer_id --property delta.enableDeletionVectors=true | sed -n "1,1p"
+
+step "$batches streaming-style appends to each (one micro-batch every 5 minutes, $tasks files each)"
+for b in $(seq -f "%02g" 0 $((batches - 1))); do
+  "$bin" append "$p" --from "$demo"/batches/b"$b"-t*.jsonl >/dev/null
+  "$bin" append "$c" --from "$demo"/batches/b"$b"-t*.jsonl >/dev/null
 done
-"$bin" describe detail "$t" | grep -E "numFiles|sizeInBytes"
-step "lithify delete --where: deletion vectors, no rewrite"
-"$bin" delete "$t" --where "category = 'refund' OR amount < 1"
-step "lithify optimize --dry-run --explain: what OPTIMIZE would do, file by file"
-"$bin" optimize "$t" --dry-run --explain | head -25
-step "lithify optimize: bins rewritten, deletion vectors applied, one commit"
-"$bin" optimize "$t"
-step "a second OPTIMIZE has nothing to do, and says why"
-"$bin" optimize "$t"
-step "lithify describe history --limit 4"
-"$bin" describe history "$t" --limit 4
-step "lithify vacuum --dry-run: the replaced files are protected until the retention expires"
-"$bin" vacuum "$t" --dry-run | head -12
-step "rows are unchanged by maintenance: scan --count at the version before OPTIMIZE and now"
-v=$("$bin" describe detail "$t" --json | sed -n 's/.*"version":\([0-9]*\).*/\1/p')
-echo "before: $("$bin" scan "$t" --count --version $((v - 1)))   now: $("$bin" scan "$t" --count)"
+for t in "$p" "$c"; do
+  echo "$(basename "$t"): $("$bin" describe detail "$t" --json |
+    sed -n 's/.*"numFiles":\([0-9]*\),"sizeInBytes":\([0-9]*\).*/\1 files, \2 bytes/p')"
+done
+step "a DELETE on both: deletion vectors mark the rows, no file is rewritten"
+"$bin" delete "$p" --where "category = 'refund'" | sed -n "1,2p"
+"$bin" delete "$c" --where "category = 'refund'" | sed -n "1,2p"
+
+step "lithify diagnose events_5min: what is wrong with this layout, and why"
+"$bin" diagnose "$p"
+step "lithify diagnose events_clustered"
+"$bin" diagnose "$c"
+
+step "lithify optimize --dry-run --explain events_5min: the decision for every partition and bin"
+"$bin" optimize "$p" --dry-run --explain | sed -n "1,16p"
+step "lithify optimize events_5min: each partition can only shrink to one file"
+"$bin" optimize "$p"
+step "lithify optimize events_clustered: liquid clustering merges everything into ZCubes"
+"$bin" optimize "$c"
+
+step "after OPTIMIZE: the partitioned table still has one tiny file per five minutes"
+for t in "$p" "$c"; do
+  echo "$(basename "$t"): $("$bin" describe detail "$t" --json |
+    sed -n 's/.*"numFiles":\([0-9]*\),"sizeInBytes":\([0-9]*\).*/\1 files, \2 bytes/p')"
+done
+"$bin" diagnose "$p" | sed -n '/^findings:/,$p' | sed -n "1,8p"
+step "rows are unchanged by maintenance (scan --count before OPTIMIZE and now)"
+for t in "$p" "$c"; do
+  v=$("$bin" describe detail "$t" --json | sed -n 's/.*"version":\([0-9]*\).*/\1/p')
+  echo "$(basename "$t"): before $("$bin" scan "$t" --count --version $((v - 1)))  now $("$bin" scan "$t" --count)"
+done
+
 echo
+echo "== Open the panel on these two tables (then browse http://127.0.0.1:8080/):"
+echo "   $bin serve --table $p --table $c"
 echo "More: lithify --help"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything lithify needs to build and test on a fresh Debian 12 machine:
 # the Debian packages (compiler, codecs, test frameworks, sanitizers) and the npm
-# packages the test oracle uses (DuckDB). Idempotent; safe to run repeatedly.
+# packages the test oracle uses (DuckDB) and the panel's browser test (playwright-core,
+# driving Debian's chromium). Idempotent; safe to run repeatedly.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -13,6 +14,7 @@ pkgs=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
   nodejs npm
+  chromium
 )
 missing=()
 for p in "${pkgs[@]}"; do
@@ -33,4 +35,10 @@ fi
 # The DuckDB oracle: npm packages pinned by tests/oracle/package-lock.json.
 if [[ ! -d "$here/tests/oracle/node_modules/@duckdb/node-api" ]]; then
   (cd "$here/tests/oracle" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# The panel's end-to-end test: playwright-core pinned by tests/web/package-lock.json (it
+# drives /usr/bin/chromium; it downloads no browser of its own).
+if [[ ! -d "$here/tests/web/node_modules/playwright-core" ]]; then
+  (cd "$here/tests/web" && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -1,6 +1,7 @@
 // Write-side acceptance 4: crash safety.
 //
-// For append, delete (with deletion vectors and copy-on-write) and checkpoint, the writing
+// For append, delete (with deletion vectors and copy-on-write), checkpoint and OPTIMIZE
+// (small files in two partitions, one with a deletion vector), the writing
 // process "crashes" at every IO step in turn (io::FaultInjectingFileSystem::CrashAfter: the
 // step and everything after it never reaches storage; in the `lands` variant the crashing
 // step is a write that landed but whose reply was lost). After each crash the table is
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "lithify/commands/create_alter.h"
 #include "lithify/commands/delete.h"
 #include "lithify/commands/ingest.h"
+#include "lithify/commands/optimize.h"
 #include "lithify/commands/scan.h"
 #include "lithify/commands/test_util.h"
 #include "lithify/delta/checkpoint_writer.h"
@@ -70,13 +73,15 @@ Status WriteJsonl(io::FileSystem* fs, const std::string& path, int first_id, int
 }
 
 // A fresh table on `fs`: created, two appends (so deletes have work and checkpoints content).
-void Setup(io::FileSystem* fs, bool deletion_vectors, bool partitioned) {
+void Setup(io::FileSystem* fs, bool deletion_vectors, bool partitioned,
+           const std::map<std::string, std::string>& properties = {}) {
   delta::NewTableSpec spec;
   auto schema = delta::ParseSchemaDdl("id long, grp string, v string");
   ASSERT_TRUE(schema.ok()) << schema.status().ToString();
   spec.schema = *schema;
   if (partitioned) spec.partition_columns = {"grp"};
   if (deletion_vectors) spec.properties["delta.enableDeletionVectors"] = "true";
+  for (const auto& [k, v] : properties) spec.properties[k] = v;
   auto created = commands::CreateTable(fs, kRoot, spec);
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   for (int batch = 0; batch < 2; ++batch) {
@@ -112,22 +117,95 @@ Status DoCheckpoint(io::FileSystem* fs) {
   return delta::WriteCheckpoint(*snap, 1767225600000).status();
 }
 
+// OPTIMIZE's table: four appends of 12 rows into partitions g0/g1 (8 small files), then a
+// deletion vector on one of them.
+void SetupForOptimize(io::FileSystem* fs) {
+  delta::NewTableSpec spec;
+  auto schema = delta::ParseSchemaDdl("id long, grp string, v string");
+  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  spec.schema = *schema;
+  spec.partition_columns = {"grp"};
+  spec.properties["delta.enableDeletionVectors"] = "true";
+  ASSERT_TRUE(commands::CreateTable(fs, kRoot, spec).ok());
+  for (int batch = 0; batch < 4; ++batch) {
+    std::string text;
+    for (int i = 0; i < 12; ++i) {
+      const int id = batch * 100 + i;
+      text += "{\"id\":" + std::to_string(id) + ",\"grp\":\"g" + std::to_string(id % 2) + "\",\"v\":\"value " +
+              std::to_string(id) + "\"}\n";
+    }
+    const std::string input = "/in/opt" + std::to_string(batch) + ".jsonl";
+    ASSERT_TRUE(fs->WriteFile(input, AsBytes(text)).ok());
+    commands::AppendSpec append;
+    append.inputs = {input};
+    append.format = commands::InputFormat::kJsonl;
+    auto r = commands::AppendRows(fs, kRoot, append);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+  commands::DeleteSpec del;
+  del.predicate = "id = 101 OR id = 103";
+  auto d = commands::DeleteRows(fs, kRoot, del);
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  ASSERT_EQ(d->metrics.at("numDeletionVectorsAdded"), 1);
+}
+
+Status DoOptimize(io::FileSystem* fs) {
+  commands::OptimizeSpec spec;
+  spec.threads = 1;  // one IO order, so crash point k is the same step in every run
+  LITHIFY_ASSIGN_OR_RETURN(commands::OptimizeResult r, commands::Optimize(fs, kRoot, spec));
+  if (r.versions.size() != 1) return Status::Internal("OPTIMIZE committed {} versions, expected 1", r.versions.size());
+  return Status::OK();
+}
+
+// An append to a table with auto compaction, whose three touched partitions then hold 3
+// small files each (minNumFiles lowered to 3): two commits, WRITE then OPTIMIZE (auto).
+// A crash inside the auto compaction leaves the append committed and reported with a
+// warning, which this operation turns into a failure for the harness.
+void SetupForAutoCompact(io::FileSystem* fs) {
+  Setup(fs, false, true, {{"delta.autoOptimize.autoCompact", "true"}});
+}
+
+Status DoAppendWithAutoCompact(io::FileSystem* fs) {
+  LITHIFY_RETURN_NOT_OK(WriteJsonl(fs, "/in/ac.jsonl", 2000, 30));
+  commands::AppendSpec append;
+  append.inputs = {"/in/ac.jsonl"};
+  append.format = commands::InputFormat::kJsonl;
+  append.auto_compact.planner.min_num_files = 3;
+  append.auto_compact.threads = 1;
+  LITHIFY_ASSIGN_OR_RETURN(commands::AppendResult r, commands::AppendRows(fs, kRoot, append));
+  if (r.auto_compaction_warning) return Status::IOError("{}", *r.auto_compaction_warning);
+  if (!r.auto_compaction || r.auto_compaction->versions.size() != 1) {
+    return Status::Internal("auto compaction did not commit once");
+  }
+  return Status::OK();
+}
+
 struct Case {
   const char* name;
   Operation op;
   bool deletion_vectors;
   bool partitioned;
+  std::function<void(io::FileSystem*)> setup = {};  // replaces Setup(deletion_vectors, partitioned)
+  bool rows_unchanged = false;                     // the operation must not change the rows
+  bool rows_final_before_last_commit = false;      // a last commit (auto compaction) changes no row
 };
 
 // Runs `c` once cleanly to learn its IO step count and the state after it; then crashes it at
 // every step (both variants) on a fresh copy and checks the table after each crash.
 void CrashAtEveryStep(const Case& c) {
   SCOPED_TRACE(c.name);
+  auto setup = [&c](io::FileSystem* fs) {
+    if (c.setup) {
+      c.setup(fs);
+    } else {
+      Setup(fs, c.deletion_vectors, c.partitioned);
+    }
+  };
   TableState before, after;
   int64_t steps = 0;
   {
     auto base = io::NewMemoryFileSystem();
-    Setup(base.get(), c.deletion_vectors, c.partitioned);
+    setup(base.get());
     before = Observe(base.get());
     io::FaultInjectingFileSystem counting(base.get());
     Status st = c.op(&counting);
@@ -136,13 +214,17 @@ void CrashAtEveryStep(const Case& c) {
     after = Observe(base.get());
   }
   ASSERT_GT(steps, 0);
+  if (c.rows_unchanged) {
+    EXPECT_GT(after.version, before.version);
+    EXPECT_EQ(after.rows, before.rows);
+  }
   int crashes = 0;
   for (bool lands : {false, true}) {
     for (int64_t k = 0; k < steps; ++k) {
       SCOPED_TRACE("crash after " + std::to_string(k) + " of " + std::to_string(steps) +
                    " IO steps" + (lands ? " (the crashing write landed)" : ""));
       auto base = io::NewMemoryFileSystem();
-      Setup(base.get(), c.deletion_vectors, c.partitioned);
+      setup(base.get());
       io::FaultInjectingFileSystem faulty(base.get());
       faulty.CrashAfter(k, lands);
       Status st = c.op(&faulty);
@@ -151,6 +233,9 @@ void CrashAtEveryStep(const Case& c) {
       TableState now = Observe(base.get());
       if (now.version == before.version) {
         EXPECT_EQ(now.rows, before.rows);
+      } else if (c.rows_final_before_last_commit && now.version == after.version - 1) {
+        // The write landed, its auto compaction did not: the rows are already final.
+        EXPECT_EQ(now.rows, after.rows);
       } else {
         // Only a checkpoint leaves the version unchanged; a commit that landed is the
         // complete new version.
@@ -168,6 +253,12 @@ TEST(CrashSafety, Append) { CrashAtEveryStep({"append", DoAppend, false, true});
 TEST(CrashSafety, DeleteWithDeletionVectors) { CrashAtEveryStep({"delete-dv", DoDeleteSimple, true, false}); }
 TEST(CrashSafety, DeleteCopyOnWrite) { CrashAtEveryStep({"delete-cow", DoDeleteSimple, false, true}); }
 TEST(CrashSafety, Checkpoint) { CrashAtEveryStep({"checkpoint", DoCheckpoint, true, true}); }
+// OPTIMIZE changes no row: every crash leaves the rows as they were, at the old version
+// or at the OPTIMIZE version, and no file a version references is gone.
+TEST(CrashSafety, AppendWithAutoCompaction) {
+  CrashAtEveryStep({"append-auto-compact", DoAppendWithAutoCompact, false, true, SetupForAutoCompact, false, true});
+}
+TEST(CrashSafety, Optimize) { CrashAtEveryStep({"optimize", DoOptimize, true, true, SetupForOptimize, true}); }
 
 }  // namespace
 }  // namespace lithify

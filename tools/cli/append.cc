@@ -1,7 +1,8 @@
 // `lithify append TABLE (--from FILE... [--format F] | --generate ROWS [--seed S]
 // [--files N] [--start TIME] [--span DURATION] [--customers N]) [--codec C]
-// [--target-file-size BYTES] [--json]`: flags -> commands::AppendRows; prints the
-// committed version, files, rows and bytes. Rendering only.
+// [--target-file-size BYTES] [--optimize-write] [--no-auto-compact] [--json]`: flags ->
+// commands::AppendRows; prints the committed version, files, rows and bytes, and the
+// outcome of the post-commit auto compaction. Rendering only.
 #include <unistd.h>
 
 #include <cctype>
@@ -17,6 +18,7 @@
 #include "lithify/expr/value.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/compression.h"
+#include "tools/cli/auto_compact_render.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/output.h"
 
@@ -35,6 +37,8 @@ struct AppendFlags {
   int64_t customers = 0;
   std::string codec = "zstd";
   std::string target_file_size;
+  bool optimize_write = false;   // --optimize-write (else the table's property decides)
+  bool no_auto_compact = false;  // --no-auto-compact
   bool generate_given = false, files_given = false, seed_given = false, start_given = false,
        span_given = false, customers_given = false;
 };
@@ -120,6 +124,8 @@ Result<commands::AppendSpec> ToSpec(const AppendFlags& f) {
   if (!f.target_file_size.empty()) {
     LITHIFY_ASSIGN_OR_RETURN(spec.writer.target_file_size_bytes, ParseBytes(f.target_file_size));
   }
+  if (f.optimize_write) spec.optimize_write = true;
+  spec.auto_compact.allowed = !f.no_auto_compact;
   return spec;
 }
 
@@ -150,6 +156,8 @@ Status RunAppend(const AppendFlags& f, const Context& ctx) {
     j["attempts"] = r->commit.attempts;
     j["checkpointWritten"] = r->commit.checkpoint_written;
     if (r->commit.checkpoint_error) j["checkpointError"] = *r->commit.checkpoint_error;
+    j["optimizedWrite"] = r->optimized_write;
+    j["autoCompaction"] = AutoCompactJson(r->auto_compaction, r->auto_compaction_warning);
     LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
     return FlushStdout();
   }
@@ -159,6 +167,7 @@ Status RunAppend(const AppendFlags& f, const Context& ctx) {
   if (r->commit.checkpoint_error) {
     text += fmt::format("warning: the post-commit checkpoint failed: {}\n", *r->commit.checkpoint_error);
   }
+  text += AutoCompactText(r->auto_compaction, r->auto_compaction_warning);
   LITHIFY_RETURN_NOT_OK(WriteStdout(text));
   return FlushStdout();
 }
@@ -181,6 +190,11 @@ void RegisterAppendCommand(CLI::App& app, Runner* selected) {
   cmd->add_option("--codec", f->codec, "Parquet compression: zstd (default), snappy, gzip, lz4_raw, brotli, none");
   cmd->add_option("--target-file-size", f->target_file_size,
                   "Roll to a new data file past this size (bytes; k/m/g suffixes; default 128m)");
+  cmd->add_flag("--optimize-write", f->optimize_write,
+                "Bin the rows of all inputs per partition into target-sized files instead of one file per "
+                "input (default: the table's delta.autoOptimize.optimizeWrite)");
+  cmd->add_flag("--no-auto-compact", f->no_auto_compact,
+                "Skip the post-commit auto compaction even if delta.autoOptimize.autoCompact enables it");
   cmd->callback([selected, f, cmd] {
     f->generate_given = cmd->count("--generate") > 0;
     f->files_given = cmd->count("--files") > 0;

@@ -35,6 +35,9 @@ void RegisterCheckpointCommand(CLI::App& app, Runner* selected);
 void RegisterDeleteCommand(CLI::App& app, Runner* selected);
 void RegisterOptimizeCommands(CLI::App&, Runner*);
 void RegisterVacuumCommand(CLI::App&, Runner*);
+void RegisterSimulateCommand(CLI::App&, Runner*);
+void RegisterServeCommand(CLI::App&, Runner*);
+void RegisterDiagnoseCommand(CLI::App&, Runner*);
 
 // A usage error (exit code 2) raised after parsing, e.g. conflicting flags.
 template <typename... Args>

@@ -1,5 +1,6 @@
-// `lithify delete TABLE (--where PRED | --all) [--json]`: flags -> commands::DeleteRows;
-// renders the outcome as text or, with --json, as an object with Delta's metrics.
+// `lithify delete TABLE (--where PRED | --all) [--no-auto-compact] [--json]`: flags ->
+// commands::DeleteRows; renders the outcome (and the post-commit auto compaction's) as
+// text or, with --json, as an object with Delta's metrics.
 #include <memory>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/commands/delete.h"
 #include "lithify/io/filesystem.h"
+#include "tools/cli/auto_compact_render.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/output.h"
 
@@ -19,6 +21,7 @@ struct DeleteFlags {
   std::string where;
   bool where_given = false;
   bool all = false;
+  bool no_auto_compact = false;  // --no-auto-compact
 };
 
 Status RunDelete(const DeleteFlags& f, const Context& ctx) {
@@ -28,6 +31,7 @@ Status RunDelete(const DeleteFlags& f, const Context& ctx) {
   if (f.where_given && f.where.empty()) return UsageError("--where: the predicate is empty");
   commands::DeleteSpec spec;
   spec.predicate = f.where;
+  spec.auto_compact.allowed = !f.no_auto_compact;
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
   Result<commands::DeleteResult> r = commands::DeleteRows(fs.get(), f.table, spec);
   if (!r.ok()) {
@@ -59,6 +63,7 @@ Status RunDelete(const DeleteFlags& f, const Context& ctx) {
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
     for (const auto& [k, v] : m) metrics[k] = v;
     j["metrics"] = std::move(metrics);
+    j["autoCompaction"] = AutoCompactJson(r->auto_compaction, r->auto_compaction_warning);
     LITHIFY_RETURN_NOT_OK(
         WriteStdout(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
     return FlushStdout();
@@ -73,6 +78,7 @@ Status RunDelete(const DeleteFlags& f, const Context& ctx) {
   } else {
     text = r->message + "\n";
   }
+  text += AutoCompactText(r->auto_compaction, r->auto_compaction_warning);
   LITHIFY_RETURN_NOT_OK(WriteStdout(text));
   return FlushStdout();
 }
@@ -89,6 +95,8 @@ void RegisterDeleteCommand(CLI::App& app, Runner* selected) {
   cmd->add_option("--where", f->where,
                   "Rows to delete, e.g. \"part = 3 AND x > 10\" (required unless --all; NULL deletes nothing)");
   cmd->add_flag("--all", f->all, "Delete every row (instead of --where)");
+  cmd->add_flag("--no-auto-compact", f->no_auto_compact,
+                "Skip the post-commit auto compaction even if delta.autoOptimize.autoCompact enables it");
   cmd->footer("Prints the new version, deleted rows, files touched and deletion vectors written; with --json "
               "an object including Delta's operationMetrics. No matching row: nothing is committed.");
   cmd->callback([selected, f, cmd] {

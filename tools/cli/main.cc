@@ -47,6 +47,9 @@ int Main(int argc, char** argv) {
   RegisterCheckpointCommand(app, &selected);
   RegisterOptimizeCommands(app, &selected);
   RegisterVacuumCommand(app, &selected);
+  RegisterSimulateCommand(app, &selected);
+  RegisterServeCommand(app, &selected);
+  RegisterDiagnoseCommand(app, &selected);
 
   try {
     app.parse(argc, argv);

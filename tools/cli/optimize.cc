@@ -1,5 +1,7 @@
 // `lithify optimize TABLE [--where PRED] [--target-file-size SIZE] [--min-file-size SIZE]
-//  [--max-deleted-rows-ratio R] [--threads N] [--autotune] [--dry-run] [--explain] [--json]`
+//  [--max-deleted-rows-ratio R] [--batch-size SIZE] [--threads N] [--autotune] [--dry-run] [--explain] [--json]
+//  [--zorder-by C1,C2] [--full] [--min-cube-size SIZE] [--target-cube-size SIZE] [--memory-budget SIZE]
+//  [--spill-dir DIR]`
 // and `lithify reorg TABLE --purge [--where PRED] [...]`: flags -> commands::Optimize;
 // renders the result (a one-line summary, the decision log with --explain, or JSON).
 #include <chrono>
@@ -25,6 +27,7 @@ struct OptimizeFlags {
   std::string where;
   std::string target_file_size;
   std::string min_file_size;
+  std::string batch_size;  // --batch-size (Delta optimize.batchSize); "" = one commit
   double max_deleted_rows_ratio = 0.05;
   bool ratio_given = false;
   int threads = 0;
@@ -33,6 +36,13 @@ struct OptimizeFlags {
   bool explain = false;
   bool purge = false;
   bool reorg = false;
+  // Clustering (commands/cluster.h).
+  std::string zorder_by;  // comma-separated columns
+  bool full = false;
+  std::string min_cube_size;
+  std::string target_cube_size;
+  std::string memory_budget;
+  std::string spill_dir;
 };
 
 Result<int64_t> ParseSize(const std::string& flag, const std::string& text) {
@@ -40,6 +50,32 @@ Result<int64_t> ParseSize(const std::string& flag, const std::string& text) {
   if (!v.ok()) return UsageError("{}: {}", flag, v.status().message());
   if (*v <= 0 && flag != "--min-file-size") return UsageError("{}: must be positive, got '{}'", flag, text);
   return *v;
+}
+
+Status AddClusteringFlags(const OptimizeFlags& f, commands::OptimizeSpec* spec) {
+  size_t p = 0;
+  while (!f.zorder_by.empty()) {
+    size_t c = f.zorder_by.find(',', p);
+    std::string name = f.zorder_by.substr(p, c == std::string::npos ? std::string::npos : c - p);
+    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    if (name.empty()) return UsageError("--zorder-by: an empty column name in '{}'", f.zorder_by);
+    spec->zorder_by.push_back(name);
+    if (c == std::string::npos) break;
+    p = c + 1;
+  }
+  spec->full = f.full;
+  if (!f.min_cube_size.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(spec->min_cube_size, ParseSize("--min-cube-size", f.min_cube_size));
+  }
+  if (!f.target_cube_size.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(spec->target_cube_size, ParseSize("--target-cube-size", f.target_cube_size));
+  }
+  if (!f.memory_budget.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(spec->clustering_memory_budget, ParseSize("--memory-budget", f.memory_budget));
+  }
+  spec->spill_dir = f.spill_dir;
+  return Status::OK();
 }
 
 Result<commands::OptimizeSpec> ToSpec(const OptimizeFlags& f) {
@@ -56,6 +92,10 @@ Result<commands::OptimizeSpec> ToSpec(const OptimizeFlags& f) {
   if (!f.min_file_size.empty()) {
     LITHIFY_ASSIGN_OR_RETURN(spec.min_file_size, ParseSize("--min-file-size", f.min_file_size));
   }
+  if (!f.batch_size.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(spec.batch_size, ParseSize("--batch-size", f.batch_size));
+  }
+  LITHIFY_RETURN_NOT_OK(AddClusteringFlags(f, &spec));
   if (f.ratio_given) {
     if (!(f.max_deleted_rows_ratio >= 0 && f.max_deleted_rows_ratio <= 1)) {
       return UsageError("--max-deleted-rows-ratio: must be within [0, 1], got {}", f.max_deleted_rows_ratio);
@@ -108,6 +148,23 @@ std::string HumanText(const commands::OptimizeResult& r, const OptimizeFlags& f)
   } else {
     text += "nothing to do; no commit was written\n";
   }
+  if (r.plan.mode == planner::PlanMode::kZOrder || r.plan.mode == planner::PlanMode::kLiquid) {
+    std::string cols;
+    for (const std::string& c : r.plan.columns) cols += (cols.empty() ? "" : ", ") + c;
+    text += fmt::format("{} on {}", r.plan.mode == planner::PlanMode::kZOrder ? "Z-order" : "liquid clustering", cols);
+    if (r.plan.mode == planner::PlanMode::kLiquid) {
+      const planner::ClusteringInputStats& c = r.plan.clustering;
+      text += fmt::format(": {} input ZCube(s), {} file(s) in matching cubes, {} other file(s), {} merged into {} "
+                          "new ZCube(s)",
+                          c.input_num_zcubes, c.input_zcube_files, c.input_other_files, c.merged_files,
+                          c.num_output_zcubes);
+    }
+    if (r.clustering_sort.runs_spilled > 0) {
+      text += fmt::format("; sort spilled {} run(s), {}", r.clustering_sort.runs_spilled,
+                          planner::FormatBytes(r.clustering_sort.bytes_spilled));
+    }
+    text += "\n";
+  }
   // When nothing was (or would be) done, say why instead of staying silent.
   if (r.plan.bins.empty() && !f.explain) {
     for (const std::string& line : r.log.summary) text += "  " + line + "\n";
@@ -137,6 +194,12 @@ nlohmann::ordered_json JsonOutput(const commands::OptimizeResult& r, const Optim
   nlohmann::ordered_json ab = nlohmann::ordered_json::array();
   for (const commands::AbandonedBin& a : r.abandoned) ab.push_back({{"bin", a.bin_id}, {"reason", a.reason}});
   j["abandonedBins"] = std::move(ab);
+  if (r.plan.mode == planner::PlanMode::kZOrder || r.plan.mode == planner::PlanMode::kLiquid) {
+    j["clusteringSort"] = {{"rows", r.clustering_sort.rows},
+                           {"runsSpilled", r.clustering_sort.runs_spilled},
+                           {"bytesSpilled", r.clustering_sort.bytes_spilled},
+                           {"peakBufferedBytes", r.clustering_sort.peak_buffered_bytes}};
+  }
   return j;
 }
 
@@ -191,6 +254,18 @@ void RegisterOptimizeCommands(CLI::App& app, Runner* selected) {
   cmd->add_option("--max-deleted-rows-ratio", opt->max_deleted_rows_ratio,
                   "Files with a larger share of deleted rows are candidates (default 0.05)");
   cmd->add_flag("--autotune", opt->autotune, "Size the target by table size (Databricks' autotune rule)");
+  cmd->add_option("--zorder-by", opt->zorder_by,
+                  "OPTIMIZE ... ZORDER BY these columns (comma-separated); refused on clustered tables");
+  cmd->add_flag("--full", opt->full,
+                "Liquid tables: also recluster files built from other clustering columns (OPTIMIZE FULL)");
+  cmd->add_option("--min-cube-size", opt->min_cube_size, "Liquid: a ZCube this large is sealed (default 100g)");
+  cmd->add_option("--target-cube-size", opt->target_cube_size, "Liquid: target size of a new ZCube (default 150g)");
+  cmd->add_option("--memory-budget", opt->memory_budget,
+                  "Clustering: memory for sorting bins (default 256mb); larger bins spill sorted runs to disk");
+  cmd->add_option("--spill-dir", opt->spill_dir, "Clustering: directory for temporary sort runs (default $TMPDIR)");
+  cmd->add_option("--batch-size", opt->batch_size,
+                  "Commit bins in batches of about this many input bytes, e.g. 10g (Delta optimize.batchSize; "
+                  "default: one commit)");
   cmd->footer("Prints 'optimized N bins: M files -> K files (X -> Y), version V', or why nothing was done. "
               "A second run on a compacted table writes no commit.");
   cmd->callback([selected, opt, cmd] {

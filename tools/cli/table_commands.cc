@@ -173,6 +173,13 @@ Status RunFiles(const FilesFlags& f, const Context& ctx) {
                       {"kept", rep.kept},
                       {"skippedByPartition", rep.skipped_by_partition},
                       {"skippedByStats", rep.skipped_by_stats}};
+    if (with_verdict) {
+      out["lookupCost"] = {{"filesOpened", rep.kept},
+                           {"filesTotal", rep.files_total},
+                           {"bytesOpened", rep.bytes_kept},
+                           {"bytesTotal", rep.bytes_total},
+                           {"rowsInOpenedFiles", rep.rows_kept}};
+    }
     LITHIFY_RETURN_NOT_OK(WriteStdout(out.dump() + "\n"));
     return FlushStdout();
   }
@@ -198,6 +205,7 @@ Status RunFiles(const FilesFlags& f, const Context& ctx) {
                         rep.skipped_by_partition, rep.skipped_by_stats);
   }
   text += "\n";
+  if (with_verdict) text += commands::LookupCostText(rep) + "\n";
   LITHIFY_RETURN_NOT_OK(WriteStdout(text));
   return FlushStdout();
 }

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
@@ -54,8 +57,10 @@ Status WriteGenerated(const delta::StructType& schema, const AppendSpec& spec,
   return GenerateRows(schema, g, sink);
 }
 
+// Without optimized writes each input gets its own files (Spark: one file per task and
+// partition); with them, rows of all inputs share each partition's file.
 Status WriteInputs(io::FileSystem* fs, const delta::StructType& schema, const AppendSpec& spec,
-                   delta::DataFileWriter* writer) {
+                   bool optimize_write, delta::DataFileWriter* writer) {
   for (const std::string& path : spec.inputs) {
     const InputFormat format = spec.format ? *spec.format : InputFormatFromPath(path);
     auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
@@ -65,6 +70,7 @@ Status WriteInputs(io::FileSystem* fs, const delta::StructType& schema, const Ap
       return Status::OK();
     };
     LITHIFY_RETURN_NOT_OK(ReadInput(fs, path, format, schema, sink));
+    if (!optimize_write) LITHIFY_RETURN_NOT_OK(writer->CloseOpenFiles());
   }
   return Status::OK();
 }
@@ -76,6 +82,19 @@ Status NothingCommitted(const Status& st, int64_t orphans) {
       "append failed, nothing was committed ({} data file(s) already written are not part of "
       "the table and will be removed by VACUUM)",
       orphans);
+}
+
+// Delta's precedence: the write option, else the table property, else off.
+Result<bool> OptimizeWriteEnabled(const AppendSpec& spec, const std::map<std::string, std::string>& props) {
+  if (spec.optimize_write) return *spec.optimize_write;
+  auto it = props.find("delta.autoOptimize.optimizeWrite");
+  if (it == props.end()) return false;
+  std::string v = it->second;
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "true" || v == "false") return v == "true";
+  return Status::InvalidArgument("invalid value '{}' for table property delta.autoOptimize.optimizeWrite "
+                                 "(allowed: true, false)",
+                                 it->second);
 }
 
 std::string PartitionByText(const std::vector<std::string>& cols) {
@@ -97,11 +116,14 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   if (!snapshot->CanWrite()) {
     return Status::NotSupported("cannot append to {}: {}", root, snapshot->write_block_reason());
   }
+  LITHIFY_ASSIGN_OR_RETURN(const bool optimize_write, OptimizeWriteEnabled(spec, snapshot->properties()));
+  delta::DataWriterOptions writer_options = spec.writer;
+  writer_options.optimize_write = optimize_write;
   LITHIFY_ASSIGN_OR_RETURN(
       auto writer, delta::DataFileWriter::Open(fs, root, delta::WriteContext::FromSnapshot(*snapshot),
-                                               spec.writer));
+                                               writer_options));
   Status st = spec.generate ? WriteGenerated(snapshot->schema(), spec, writer.get())
-                            : WriteInputs(fs, snapshot->schema(), spec, writer.get());
+                            : WriteInputs(fs, snapshot->schema(), spec, optimize_write, writer.get());
   if (!st.ok()) {
     writer->Abort();
     return NothingCommitted(st, writer->files_closed());
@@ -114,6 +136,7 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   }
 
   AppendResult result;
+  result.optimized_write = optimize_write;
   result.metrics.num_files = static_cast<int64_t>(adds->size());
   for (const delta::AddFile& a : *adds) {
     result.metrics.num_output_bytes += a.size;
@@ -122,7 +145,11 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
 
   auto txn = delta::Transaction::Begin(snapshot, spec.transaction);
   if (!txn.ok()) return NothingCommitted(txn.status(), result.metrics.num_files);
-  for (delta::AddFile& a : *adds) (*txn)->AddAction(std::move(a));
+  std::vector<planner::PartitionValues> touched;
+  for (delta::AddFile& a : *adds) {
+    touched.push_back(a.partition_values);
+    (*txn)->AddAction(std::move(a));
+  }
   nlohmann::json params = {{"mode", "Append"},
                            {"partitionBy", PartitionByText(snapshot->partition_columns())}};
   (*txn)->SetOperation("WRITE", std::move(params),
@@ -132,6 +159,11 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   auto commit = (*txn)->Commit();
   if (!commit.ok()) return NothingCommitted(commit.status(), result.metrics.num_files);
   result.commit = std::move(*commit);
+  AutoCompactOptions ac = spec.auto_compact;
+  ac.transaction = spec.transaction;
+  AutoCompactOutcome outcome = RunAutoCompactHook(fs, root, snapshot->properties(), touched, ac);
+  result.auto_compaction = std::move(outcome.result);
+  result.auto_compaction_warning = std::move(outcome.warning);
   return result;
 }
 

@@ -13,6 +13,17 @@
 // file, line/row, column and value. NotSupported when the table's protocol blocks
 // writes. Memory is bounded: rows flow in batches, at most max_open_files files open.
 //
+// Files: without optimized writes every input file is written to its own files (one
+// per partition it holds rows for, rolled at the target size), as Spark writes one file
+// per task and partition. Optimized writes (`optimize_write`, or table property
+// delta.autoOptimize.optimizeWrite=true) bin all rows of the append per partition into
+// files of the target size (writer.target_file_size_bytes, 128 MiB by default) instead.
+// --files N for generated rows always splits as asked.
+//
+// After the commit, auto compaction (auto_compact.h) runs when the table enables it, on
+// the partitions the append added files to; its outcome is in the result and its
+// failure is only a warning there (the append stays committed).
+//
 // Stateless; concurrent appends to one table are safe (optimistic concurrency).
 #pragma once
 
@@ -22,6 +33,7 @@
 #include <vector>
 
 #include "lithify/base/result.h"
+#include "lithify/commands/auto_compact.h"
 #include "lithify/commands/generator.h"
 #include "lithify/commands/ingest.h"
 #include "lithify/delta/data_writer.h"
@@ -44,6 +56,12 @@ struct AppendSpec {
   delta::TransactionOptions transaction;
   // Called after every batch written with the rows written so far (progress display).
   std::function<void(int64_t rows)> progress;
+  // Optimized writes: nullopt = the table's delta.autoOptimize.optimizeWrite (a value
+  // other than true/false is InvalidArgument); true/false = --optimize-write.
+  std::optional<bool> optimize_write;
+  // Post-commit auto compaction; `allowed = false` is --no-auto-compact. Its commit uses
+  // this spec's `transaction` options.
+  AutoCompactOptions auto_compact;
 };
 
 struct AppendMetrics {
@@ -55,6 +73,11 @@ struct AppendMetrics {
 struct AppendResult {
   delta::CommitResult commit;
   AppendMetrics metrics;
+  bool optimized_write = false;
+  // Auto compaction after the commit: set when it ran (no commit of its own when no
+  // touched partition qualified); the warning when it failed.
+  std::optional<OptimizeResult> auto_compaction;
+  std::optional<std::string> auto_compaction_warning;
 };
 
 // Appends per the spec to the table at `root`. InvalidArgument for an empty spec

@@ -211,6 +211,7 @@ class Deleter {
   int64_t dv_files_written_ = 0;
   int64_t rewrite_ms_ = 0;
   std::vector<delta::FileKey> read_files_;
+  std::vector<planner::PartitionValues> touched_;  // partitions of the adds (auto compaction)
 };
 
 delta::RemoveFile Deleter::MakeRemove(const table::FileEntry& f) const {
@@ -394,6 +395,7 @@ Status Deleter::FlushDvs() {
     add.default_row_commit_version = f.default_row_commit_version;
     add.clustering_provider = f.clustering_provider;
     txn_->AddAction(std::move(remove));
+    touched_.push_back(add.partition_values);
     txn_->AddAction(std::move(add));
   }
   pending_dvs_.clear();
@@ -517,6 +519,7 @@ Result<DeleteResult> Deleter::Run() {
     for (delta::AddFile& a : *adds) {
       m_["numAddedFiles"] += 1;
       m_["numAddedBytes"] += a.size;
+      touched_.push_back(a.partition_values);
       txn_->AddAction(std::move(a));
     }
     rewrite_ms_ += MillisSince(finish_start);
@@ -547,6 +550,11 @@ Result<DeleteResult> Deleter::Run() {
   result.metrics = m_;
   result.message = fmt::format("deleted {} rows in version {}", m_["numDeletedRows"], commit->version);
   result.commit = std::move(*commit);
+  AutoCompactOptions ac = spec_.auto_compact;
+  ac.transaction = spec_.transaction;
+  AutoCompactOutcome outcome = RunAutoCompactHook(fs_, root_, snap_.properties(), touched_, ac);
+  result.auto_compaction = std::move(outcome.result);
+  result.auto_compaction_warning = std::move(outcome.warning);
   return result;
 }
 

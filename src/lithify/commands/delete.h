@@ -24,6 +24,10 @@
 // packing target). Data and DV files written before a failed commit stay as orphans
 // that no version references (VACUUM removes them).
 //
+// After the commit, auto compaction (auto_compact.h) runs when the table enables it, on
+// the partitions the delete added files to (files re-added with a new DV, copy-on-write
+// rewrites; whole-file removals add none); its failure is only a warning in the result.
+//
 // Stateless; concurrent DeleteRows calls on one table are arbitrated by the Transaction
 // (a conflicting concurrent change fails with Conflict).
 #pragma once
@@ -34,6 +38,7 @@
 #include <string>
 
 #include "lithify/base/result.h"
+#include "lithify/commands/auto_compact.h"
 #include "lithify/delta/dv_writer.h"
 #include "lithify/delta/transaction.h"
 #include "lithify/io/filesystem.h"
@@ -47,6 +52,9 @@ struct DeleteSpec {
   delta::TransactionOptions transaction;
   // Target bytes per DV file (Delta's deletionVectors.packing.targetSize).
   int64_t dv_file_target_bytes = delta::kDvPackingTargetBytes;
+  // Post-commit auto compaction; `allowed = false` is --no-auto-compact. Its commit uses
+  // this spec's `transaction` options.
+  AutoCompactOptions auto_compact;
 };
 
 struct DeleteResult {
@@ -65,6 +73,9 @@ struct DeleteResult {
   int64_t dv_files_written = 0;
   // Human summary, e.g. "no rows matched 'x > 5'; nothing was committed".
   std::string message;
+  // Auto compaction after the commit: set when it ran; the warning when it failed.
+  std::optional<OptimizeResult> auto_compaction;
+  std::optional<std::string> auto_compaction_warning;
 };
 
 // Runs the delete (see the header comment). Errors:

@@ -1,6 +1,7 @@
 #include "lithify/commands/files.h"
 
 #include "lithify/base/macros.h"
+#include "lithify/planner/decision_log.h"
 
 namespace lithify::commands {
 
@@ -26,14 +27,26 @@ Result<FilesReport> ListFiles(io::FileSystem* fs, const std::string& table_root,
       row.partition_values.emplace_back(schema.fields[i].name, std::move(v));
     }
     ++report.files_total;
+    report.bytes_total += d.file->size;
     switch (row.verdict) {
-      case FileVerdict::kKept: ++report.kept; break;
+      case FileVerdict::kKept:
+        ++report.kept;
+        report.bytes_kept += d.file->size;
+        report.rows_kept += d.file->num_records().value_or(0);
+        break;
       case FileVerdict::kSkippedByPartition: ++report.skipped_by_partition; break;
       case FileVerdict::kSkippedByStats: ++report.skipped_by_stats; break;
     }
     report.files.push_back(std::move(row));
   }
   return report;
+}
+
+std::string LookupCostText(const FilesReport& r) {
+  if (!r.predicate) return "";
+  const double pct = r.files_total ? 100.0 * static_cast<double>(r.kept) / static_cast<double>(r.files_total) : 0.0;
+  return fmt::format("lookup cost: opens {} of {} files ({:.1f}%), {} of {}", r.kept, r.files_total, pct,
+                     planner::FormatBytes(r.bytes_kept), planner::FormatBytes(r.bytes_total));
 }
 
 }  // namespace lithify::commands

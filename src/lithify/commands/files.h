@@ -43,7 +43,17 @@ struct FilesReport {
   int64_t skipped_by_partition = 0;
   int64_t skipped_by_stats = 0;
   int64_t kept = 0;
+  // Lookup cost: what a scan with the predicate opens after skipping (the kept files) out
+  // of the whole version -- e.g. for a point lookup `customer_id = 42`, the number of
+  // files a reader must open, which clustering on customer_id drives down.
+  int64_t bytes_total = 0;
+  int64_t bytes_kept = 0;
+  int64_t rows_kept = 0;  // physical rows of the kept files (recorded counts)
 };
+
+// "lookup cost: opens 3 of 120 files (2.5%), 4.1 MiB of 160.0 MiB" for a report with a
+// predicate; "" without one.
+std::string LookupCostText(const FilesReport& report);
 
 // Errors: as PrepareScan (InvalidArgument "predicate: ..." for a bad predicate).
 Result<FilesReport> ListFiles(io::FileSystem* fs, const std::string& table_root,

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "lithify/base/macros.h"
+#include "lithify/commands/cluster.h"
 #include "lithify/commands/logical_reader.h"
 #include "lithify/commands/scan.h"
 #include "lithify/delta/checkpoint_writer.h"
@@ -78,9 +79,10 @@ Status CheckTableSupported(const delta::Snapshot& snap, const OptimizeSpec& spec
     return Status::NotSupported("{}: {} is blocked on catalog-managed tables (as in Delta)", root, op);
   }
   auto dom = snap.domain_metadata().find("delta.clustering");
-  if (dom != snap.domain_metadata().end() && dom->second.configuration.find("[[") != std::string::npos) {
-    return Status::NotSupported("{}: the table is liquid-clustered; {} there is clustering, which lithify does not "
-                                "implement yet (it would only compact)",
+  if ((spec.reorg_purge || spec.auto_compact_partitions) && dom != snap.domain_metadata().end() &&
+      dom->second.configuration.find("[[") != std::string::npos) {
+    return Status::NotSupported("{}: the table is liquid-clustered; {} there is clustering (Delta), which lithify "
+                                "implements for OPTIMIZE only",
                                 root, op);
   }
   return Status::OK();
@@ -224,6 +226,10 @@ class DeltaBinIo final : public exec::BinIo {
   Result<std::unique_ptr<exec::BinSink>> OpenSink(const planner::Bin& bin) override;
 
   BinOutputs& outputs(int bin) { return outputs_[bin]; }
+  // The write batches' schema (every batch ReadFile emits has its leaves, in order).
+  const parquet::Schema& file_schema() const { return file_schema_; }
+  // Clustering keeps output row groups within its memory budget (the writer buffers one).
+  void set_row_group_bytes(int64_t bytes) { row_group_bytes_ = bytes; }
   const table::FileEntry* Find(const planner::FileRef& f) const {
     auto it = by_key_.find({f.path, f.dv_unique_id});
     return it == by_key_.end() ? nullptr : it->second;
@@ -248,6 +254,7 @@ class DeltaBinIo final : public exec::BinIo {
   std::unique_ptr<exec::BatchConformer> conformer_;
   std::map<FileKeyT, const table::FileEntry*> by_key_;
   std::vector<BinOutputs> outputs_;
+  int64_t row_group_bytes_ = 0;  // 0 = the writer's default
 };
 
 Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt,
@@ -332,6 +339,7 @@ Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& 
   // compresses compared to its inputs.
   opts.target_file_size_bytes = std::numeric_limits<int64_t>::max();
   opts.max_open_files = 1;
+  if (row_group_bytes_ > 0) opts.parquet.row_group_size_bytes = row_group_bytes_;
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DataFileWriter> w,
                            delta::DataFileWriter::Open(fs_, snap_.table_root(), write_context_, opts));
   return std::unique_ptr<exec::BinSink>(new DeltaSink(std::move(w), bin.partition_values, &outputs_[bin.id]));
@@ -382,17 +390,19 @@ std::map<std::string, std::string> OperationMetrics(std::vector<int64_t> added, 
   return m;
 }
 
-nlohmann::json OperationParameters(const OptimizeSpec& spec) {
+nlohmann::json OperationParameters(const OptimizeSpec& spec, const planner::Plan& plan) {
   nlohmann::json p = nlohmann::json::object();
   // Delta stores the predicate list (and zOrderBy / clusterBy) as JSON text.
-  p["predicate"] = (spec.where.empty() ? nlohmann::json::array() : nlohmann::json::array({spec.where}))
+  const std::string& where = spec.auto_compact_partitions ? spec.auto_compact_predicate : spec.where;
+  p["predicate"] = (where.empty() ? nlohmann::json::array() : nlohmann::json::array({where}))
                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (spec.reorg_purge) {
     p["applyPurge"] = true;
   } else {
     p["zOrderBy"] = "[]";
     p["clusterBy"] = "[]";
-    p["auto"] = false;
+    p["auto"] = spec.auto_compact_partitions.has_value();
+    AddClusteringParameters(plan, &p);
   }
   return p;
 }
@@ -448,7 +458,7 @@ Result<std::optional<int64_t>> BatchCommitter::Commit(std::shared_ptr<const delt
     }
     txn->ReadFiles(read);
     if (row_tracking) txn->SetCommitInfoExtra({{"tags", {{"delta.rowTracking.preserved", "true"}}}});
-    txn->SetOperation(OperationName(spec), OperationParameters(spec), OperationMetrics(added, removed));
+    txn->SetOperation(OperationName(spec), OperationParameters(spec, plan), OperationMetrics(added, removed));
     Result<delta::CommitResult> r = txn->Commit();
     if (r.ok()) {
       *committed_bins = bins;
@@ -541,8 +551,8 @@ nlohmann::ordered_json OptimizeMetricsToJson(const OptimizeMetrics& m) {
   j["filesAdded"] = sizes(m.files_added);
   j["filesRemoved"] = sizes(m.files_removed);
   j["partitionsOptimized"] = m.partitions_optimized;
-  j["zOrderStats"] = nullptr;
-  j["clusteringStats"] = nullptr;
+  j["zOrderStats"] = m.zorder_stats;
+  j["clusteringStats"] = m.clustering_stats;
   j["numBins"] = m.num_bins;
   j["numBatches"] = m.num_batches;
   j["totalConsideredFiles"] = m.total_considered_files;
@@ -576,9 +586,16 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   LITHIFY_RETURN_NOT_OK(ValidateSpec(spec));
 
   // 1. Snapshot, predicate, table checks.
-  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, root, delta::VersionSpec::Latest(), spec.where));
+  // Planning needs sizes, partitions, DVs, tags and numRecords, never column bounds
+  // (--where is partition-only): parsed statistics would cost most of the planning time
+  // and memory of a 1,000,000-file table.
+  delta::LoadOptions load;
+  load.stats = delta::StatsMode::kNumRecords;
+  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, root, delta::VersionSpec::Latest(), spec.where, load));
   const delta::Snapshot& snap = *ctx.snapshot;
   result.read_version = snap.version();
+  // Clustering first: Delta refuses any --where on a clustered table by name.
+  LITHIFY_ASSIGN_OR_RETURN(ClusteringRequest clustering, ResolveClustering(snap, spec));
   LITHIFY_RETURN_NOT_OK(CheckWherePartitionOnly(ctx, spec));
   LITHIFY_RETURN_NOT_OK(CheckTableSupported(snap, spec));
   LITHIFY_ASSIGN_OR_RETURN(RowTracking rt, RowTrackingOf(snap, OperationName(spec)));
@@ -587,10 +604,14 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   }
 
   // 2. Scope: files whose partition values satisfy --where.
+  // Without --where every file is in scope: skip the per-file judging (a third of the
+  // planning time on a 1,000,000-file table).
   std::set<const table::FileEntry*> in_scope;
-  LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> decisions, PlanScan(ctx, true));
-  for (const FileDecision& d : decisions) {
-    if (d.verdict == FileVerdict::kKept) in_scope.insert(d.file);
+  if (!spec.where.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> decisions, PlanScan(ctx, true));
+    for (const FileDecision& d : decisions) {
+      if (d.verdict == FileVerdict::kKept) in_scope.insert(d.file);
+    }
   }
 
   // 3. Plan.
@@ -611,9 +632,19 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   if (!spec.where.empty()) {
     co.in_scope = [&in_scope](const table::FileEntry& f) { return in_scope.count(&f) > 0; };
   }
-  LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanCompaction(snap.files(), co, &result.log));
+  if (clustering.active()) {
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, PlanClustering(snap.files(), clustering, spec, target.first, target.second,
+                                                         co.in_scope, &result.log));
+  } else if (spec.auto_compact_partitions) {
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanAutoCompaction(snap.files(), *spec.auto_compact_partitions,
+                                                                      spec.auto_compact, &result.log));
+  } else {
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanCompaction(snap.files(), co, &result.log));
+  }
   const planner::Plan& plan = result.plan;
   FillPlanMetrics(plan, snap, &result.metrics);
+  if (plan.mode == planner::PlanMode::kLiquid) result.metrics.clustering_stats = ClusteringStatsJson(plan);
+  if (plan.mode == planner::PlanMode::kZOrder) result.metrics.zorder_stats = ZOrderStatsJson(0, 0, 0);
   const int threads = spec.threads > 0 ? spec.threads : exec::DefaultThreads();
   result.metrics.total_cluster_parallelism = threads;
   if (spec.dry_run || plan.bins.empty()) {
@@ -626,19 +657,31 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   exec::ExecOptions eo;
   eo.threads = threads;
   eo.progress = std::move(progress);
+  // Clustering: bins are sorted on their curve key and cut into output_files files.
+  exec::BinIo* runner = bio.get();
+  std::unique_ptr<exec::ClusteringBinIo> cluster_io;
+  if (clustering.active()) {
+    LITHIFY_ASSIGN_OR_RETURN(cluster_io,
+                             MakeClusteringIo(bio.get(), &bio->file_schema(), snap, clustering, spec, threads));
+    runner = cluster_io.get();
+    bio->set_row_group_bytes(ClusteringOutputRowGroupBytes(spec, threads));
+  }
   BatchCommitter committer{fs, root, spec, plan, *bio, rt.enabled};
   std::vector<int64_t> added_sizes, removed_sizes;
   int64_t dvs_removed = 0, dv_rows_removed = 0;
   bool any_dv = false;
   for (size_t b = 0; b < plan.batches.size(); ++b) {
     const std::vector<int>& ids = plan.batches[b].bin_ids;
-    LITHIFY_ASSIGN_OR_RETURN(std::vector<exec::BinResult> runs, exec::RunBins(plan, ids, bio.get(), eo));
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<exec::BinResult> runs, exec::RunBins(plan, ids, runner, eo));
     result.metrics.total_scheduled_tasks += static_cast<int64_t>(runs.size());
     for (const exec::BinResult& r : runs) {
       if (!r.status.ok() && r.status.code() != StatusCode::kCancelled) return r.status.WithContext(root);
     }
     for (const exec::BinResult& r : runs) {
       if (!r.status.ok()) return r.status.WithContext(root);
+    }
+    if (plan.mode == planner::PlanMode::kLiquid) {
+      for (int id : ids) TagLiquidOutputs(plan.columns, id, &bio->outputs(id).adds, &result.log);  // one new ZCube
     }
     if (spec.before_commit) LITHIFY_RETURN_NOT_OK(spec.before_commit(static_cast<int>(b)));
     std::vector<int> committed;
@@ -673,6 +716,18 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   if (any_dv) {
     m.num_deletion_vectors_removed = dvs_removed;
     m.num_deletion_vector_rows_removed = dv_rows_removed;
+  }
+  if (plan.mode == planner::PlanMode::kZOrder) {
+    m.zorder_stats = ZOrderStatsJson(m.files_removed.total_files, m.files_removed.total_size, m.partitions_optimized);
+  }
+  if (cluster_io) {
+    for (const auto& [bin, st] : cluster_io->stats()) {
+      result.clustering_sort.rows += st.sort.rows;
+      result.clustering_sort.runs_spilled += st.sort.runs_spilled;
+      result.clustering_sort.bytes_spilled += st.sort.bytes_spilled;
+      result.clustering_sort.peak_buffered_bytes =
+          std::max(result.clustering_sort.peak_buffered_bytes, st.sort.peak_buffered_bytes);
+    }
   }
   m.end_time_ms = WallMs();
   return result;

@@ -32,9 +32,14 @@
 // versions survive the rewrite while the new files get fresh baseRowId values; the
 // commit is tagged delta.rowTracking.preserved=true.
 //
+// Clustering (commands/cluster.h): with --zorder-by, or on a liquid-clustered table, the
+// plan is Z-order / liquid and each bin is sorted on its curve key (external sort under
+// clustering_memory_budget) and written as Bin::output_files files; liquid outputs form
+// one new ZCube per bin.
+//
 // Not implemented (refused with NotSupported, before anything is written): row tracking
-// in column mapping mode 'id', liquid-clustered tables (OPTIMIZE there is clustering,
-// not compaction), catalog-managed tables.
+// in column mapping mode 'id', REORG and auto compaction on liquid-clustered tables
+// (Delta runs clustering there), catalog-managed tables.
 //
 // Stateless; thread-safe for distinct specs. Memory is bounded by one row group per
 // running bin plus the plan and its decision log.
@@ -51,7 +56,9 @@
 #include "lithify/base/result.h"
 #include "lithify/delta/transaction.h"
 #include "lithify/exec/executor.h"
+#include "lithify/exec/external_sort.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/planner/compaction.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/plan.h"
 
@@ -74,9 +81,26 @@ struct OptimizeSpec {
   bool autotune = false;     // size the target by table size (planner/target_size.h)
   int threads = 0;           // bins rewritten at once; 0 = exec::DefaultThreads()
   delta::TransactionOptions transaction;  // clock, attempts (tests inject a clock)
+  // Clustering (commands/cluster.h): OPTIMIZE ... ZORDER BY these columns (dotted logical
+  // names); OPTIMIZE FULL on a liquid table; liquid cube sizes (unset = Delta's 100 GiB /
+  // 150 GiB); the memory budget of the whole run's clustering sorts (split among running
+  // bins; sorted runs spill to temporary files beyond it) and where those go ("" = $TMPDIR).
+  std::vector<std::string> zorder_by;
+  bool full = false;
+  std::optional<int64_t> min_cube_size;
+  std::optional<int64_t> target_cube_size;
+  int64_t clustering_memory_budget = int64_t{256} << 20;
+  std::string spill_dir;
   // Test and fault-injection hook: called after a batch's bins are rewritten and before
   // its first commit attempt, with the batch index. A non-OK status aborts the run.
   std::function<Status(int batch)> before_commit;
+  // Auto compaction (commands/auto_compact.h sets these): when set, the plan is
+  // planner::PlanAutoCompaction over these touched partitions with `auto_compact`
+  // (where / sizes / ratio / batch_size above are ignored), and the commit records
+  // operationParameters auto=true and predicate [auto_compact_predicate] ("" = []).
+  std::optional<std::vector<planner::PartitionValues>> auto_compact_partitions;
+  planner::AutoCompactionOptions auto_compact;
+  std::string auto_compact_predicate;
 };
 
 // Delta's OptimizeMetrics (delta-maintenance-facts.md §2.3), field names as Delta's.
@@ -109,6 +133,9 @@ struct OptimizeMetrics {
   std::optional<int64_t> num_deletion_vector_rows_removed;
   int64_t num_table_columns = 0;
   int64_t num_table_columns_with_stats = 0;
+  // Delta's zOrderStats (Z-order runs) / clusteringStats (liquid runs); null otherwise.
+  nlohmann::ordered_json zorder_stats;
+  nlohmann::ordered_json clustering_stats;
 };
 // {"numFilesAdded":..,"numFilesRemoved":..,"filesAdded":{"min":..|null,"max":..,"avg":..,
 // "totalFiles":..,"totalSize":..},"filesRemoved":{...},"partitionsOptimized":..,...,
@@ -130,6 +157,9 @@ struct OptimizeResult {
   std::vector<AbandonedBin> abandoned;
   int64_t orphans_deleted = 0;    // output files of abandoned bins removed again
   bool dry_run = false;
+  // Clustering runs: sorted runs spilled, their bytes, and the largest per-bin peak of
+  // buffered bytes (exec/external_sort.h).
+  exec::SortStats clustering_sort;
 };
 
 using ProgressFn = exec::ProgressFn;

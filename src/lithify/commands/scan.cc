@@ -147,9 +147,10 @@ std::unique_ptr<ScanSink> NewRenderSink(parquet::RowFormat format,
 }
 
 Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_root,
-                                delta::VersionSpec version, std::string_view where) {
+                                delta::VersionSpec version, std::string_view where,
+                                const delta::LoadOptions& load) {
   ScanContext ctx;
-  Result<std::shared_ptr<const delta::Snapshot>> snap = delta::Snapshot::Load(fs, table_root, version);
+  Result<std::shared_ptr<const delta::Snapshot>> snap = delta::Snapshot::Load(fs, table_root, version, load);
   if (!snap.ok()) return NameFile(snap.status(), table_root);
   ctx.snapshot = std::move(*snap);
   const delta::Snapshot& s = *ctx.snapshot;

@@ -68,8 +68,11 @@ struct ScanContext {
 // Loads the snapshot, builds the output schema and binds `where`. Errors: the snapshot's
 // (NotFound, Corruption, NotSupported naming the reader feature); InvalidArgument from
 // the parser/binder, prefixed "predicate: " (the CLI reports it as a usage error).
+// `load` chooses what the snapshot keeps of per-file statistics (OPTIMIZE plans with
+// numRecords only); a predicate that needs statistics then judges files conservatively.
 Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_root,
-                                delta::VersionSpec version, std::string_view where);
+                                delta::VersionSpec version, std::string_view where,
+                                const delta::LoadOptions& load = {});
 
 // Typed partition values of `f`, by Delta top-level field (nullopt for non-partition
 // fields and null values). Corruption naming the file for an unparseable value.

@@ -421,8 +421,22 @@ struct DataFileWriter::Impl {
     return victim ? CloseFile(*victim) : Status::OK();
   }
 
+  // Optimized writes: flush row groups instead of closing files (see DataWriterOptions).
+  Status FlushAllRowGroups() {
+    for (auto& [dir, p] : partitions) {
+      if (p.writer) LITHIFY_RETURN_NOT_OK_CTX(p.writer->FlushRowGroup(), "{}", io::JoinPath(root, p.rel_path));
+    }
+    return Status::OK();
+  }
+
   Status OpenFile(const std::string& dir, Partition& p) {
-    while (open_files >= std::max(1, opts.max_open_files)) LITHIFY_RETURN_NOT_OK(EvictOne());
+    const int soft_cap = std::max(1, opts.max_open_files);
+    if (opts.optimize_write) {
+      while (open_files >= 8 * soft_cap) LITHIFY_RETURN_NOT_OK(EvictOne());
+      if (open_files >= soft_cap) LITHIFY_RETURN_NOT_OK(FlushAllRowGroups());
+    } else {
+      while (open_files >= soft_cap) LITHIFY_RETURN_NOT_OK(EvictOne());
+    }
     p.rel_path = fmt::format("{}part-00000-{}-c000{}.parquet", dir, NewUuid(), codec_suffix);
     const std::string full = io::JoinPath(root, p.rel_path);
     LITHIFY_ASSIGN_OR_RETURN(auto out, fs->Create(full));  // the FileSystem names the path

@@ -19,7 +19,8 @@
 // Open files are bounded: when a batch needs a file for a partition and
 // max_open_files are already open, the open file with the most bytes (ties: the
 // oldest) is closed first; that partition gets a new file when more rows arrive. Memory
-// is therefore about max_open_files row groups (plus one batch).
+// is therefore about max_open_files row groups (plus one batch). Optimized writes
+// (DataWriterOptions::optimize_write) flush row groups instead of closing files.
 //
 // Nothing a writer produces is visible in the table until a Transaction commits the
 // AddFiles Finish returns. Abort (or destruction without Finish) discards open files;
@@ -68,6 +69,14 @@ struct DataWriterOptions {
   int64_t target_file_size_bytes = 128ll << 20;
   int64_t max_rows_per_file = 0;  // 0 = unlimited
   int max_open_files = 16;        // open Parquet files at once (>= 1)
+  // Optimized writes (Delta's optimizeWrite; append --optimize-write): keep one file per
+  // partition open until it reaches the target size instead of closing files to relieve
+  // open-file pressure. Up to 8 x max_open_files files stay open; once max_open_files
+  // are, opening another first flushes every open file's buffered row group to storage
+  // (smaller row groups rather than more files); at 8 x max_open_files the biggest file
+  // is closed as without this option. Memory is thus at most 8 x max_open_files row
+  // groups, and usually far less because each new file flushes the others.
+  bool optimize_write = false;
 };
 
 class DataFileWriter {

@@ -570,6 +570,10 @@ table::FileEntry LiveFileView::ToFileEntry() const {
   f.modification_time_ms = modification_time_ms();
   f.partition_values = partition_values().ToMap();
   if (auto s = stats_raw()) f.stats.emplace().raw = std::string(*s);
+  if (auto n = num_records()) {  // StatsMode::kNumRecords keeps the count without the text
+    if (!f.stats) f.stats.emplace();
+    f.stats->num_records = n;
+  }
   if (const auto* dv = deletion_vector()) f.deletion_vector = dv->ToRef();
   f.tags = tags().ToMapNoNulls();
   f.base_row_id = base_row_id();

@@ -444,5 +444,32 @@ TEST(LiveFilesTest, NewestMalformedCommitIsReportedWithTwoThreads) {
   }
 }
 
+
+// StatsMode::kNumRecords: every file keeps exactly kParsed's numRecords and nothing else
+// of its statistics, on tables written by several engines (with and without checkpoints).
+TEST(LiveFilesTest, NumRecordsModeKeepsTheRowCountsOnly) {
+  auto fs = io::NewLocalFileSystem();
+  for (const char* name : {"dv-partitioned-with-checkpoint", "basic-with-inserts-deletes-checkpoint"}) {
+    const std::string table = testing::GoldenTable(name);
+    auto parsed = Snapshot::Load(fs.get(), table, VersionSpec::Latest(), LoadOptions{StatsMode::kParsed});
+    auto counts = Snapshot::Load(fs.get(), table, VersionSpec::Latest(), LoadOptions{StatsMode::kNumRecords});
+    ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+    ASSERT_TRUE(counts.ok()) << counts.status().ToString();
+    const auto& a = (*parsed)->files();
+    const auto& b = (*counts)->files();
+    ASSERT_EQ(a.size(), b.size()) << name;
+    int with_counts = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].path, b[i].path);
+      EXPECT_EQ(a[i].num_records(), b[i].num_records()) << name << " " << a[i].path;
+      if (b[i].stats) {
+        EXPECT_TRUE(b[i].stats->columns.empty());
+        EXPECT_TRUE(b[i].stats->raw.empty());
+      }
+      with_counts += b[i].num_records().has_value();
+    }
+    EXPECT_GT(with_counts, 0) << name;
+  }
+}
 }  // namespace
 }  // namespace lithify::delta

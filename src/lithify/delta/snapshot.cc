@@ -238,6 +238,37 @@ std::optional<int64_t> IctEnablementVersion(const Metadata& m) {
 
 }  // namespace
 
+// numRecords of a stats text in the layout every writer we know uses: the first member
+// of the top-level object, a non-negative integer. nullopt for anything else (the caller
+// then parses the whole text), so a column named "numRecords" inside minValues or an
+// unusual layout can never be misread.
+static std::optional<int64_t> LeadingNumRecords(std::string_view s) {
+  size_t i = 0;
+  auto ws = [&] { while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i; };
+  auto eat = [&](std::string_view t) {
+    if (s.substr(i, t.size()) != t) return false;
+    i += t.size();
+    return true;
+  };
+  ws();
+  if (!eat("{")) return std::nullopt;
+  ws();
+  if (!eat("\"numRecords\"")) return std::nullopt;
+  ws();
+  if (!eat(":")) return std::nullopt;
+  ws();
+  int64_t n = 0;
+  size_t digits = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
+    if (digits >= 18) return std::nullopt;  // beyond any real row count: let the parser judge
+    n = n * 10 + (s[i] - '0');
+  }
+  if (digits == 0) return std::nullopt;
+  ws();
+  if (i >= s.size() || (s[i] != ',' && s[i] != '}')) return std::nullopt;
+  return n;
+}
+
 // FileEntry values of every live file, sorted by (path, DV unique id); `parsed`, when
 // given, holds the parsed statistics of file i, moved into its entry.
 static std::vector<table::FileEntry> BuildFileEntries(const LiveFileStore& live,
@@ -434,6 +465,12 @@ class SnapshotBuilder {
       keep = stats;
     } else if (stats && options_.stats == StatsMode::kRaw) {
       keep = stats;
+    } else if (stats && options_.stats == StatsMode::kNumRecords) {
+      num_records = LeadingNumRecords(*stats);
+      if (!num_records) {
+        LITHIFY_ASSIGN_OR_RETURN_CTX(table::FileStats fs, ParseStats(*stats), "add '{}'", a.path);
+        num_records = fs.num_records;
+      }
     }
     // On error the load fails as a whole.
     return snap_->live_.Append(path, a, keep, num_records);

@@ -76,6 +76,11 @@ enum class StatsMode {
   kParsed,  // FileEntry::stats fully parsed (default; scans and planners skip with it)
   kRaw,     // FileEntry::stats holds only `raw` (the text); no validation of it
   kNone,    // FileEntry::stats is always absent
+  // FileEntry::stats holds only num_records (read by a scanner from the usual layout,
+  // `{"numRecords":N,...}`, else by a full parse of that file's text): what bin-packing
+  // planners need, at a fraction of kParsed's time and memory on 1,000,000 files.
+  // Malformed stats fail the load only when the full parse is needed.
+  kNumRecords,
 };
 
 struct LoadOptions {

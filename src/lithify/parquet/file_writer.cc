@@ -1,5 +1,8 @@
 #include "lithify/parquet/file_writer.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -95,6 +98,68 @@ int64_t BatchBytes(const RowBatch& batch) {
   }
   return total;
 }
+
+
+// ---- row group copy ----------------------------------------------------------------
+
+// Where a chunk's pages start: the dictionary page when there is one. Some writers set
+// dictionary_page_offset to 0 or past the first data page; only an offset before the
+// data pages is a dictionary.
+int64_t ChunkStart(const ColumnMetaData& md) {
+  int64_t start = md.data_page_offset;
+  if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start) {
+    start = *md.dictionary_page_offset;
+  }
+  if (md.index_page_offset && *md.index_page_offset > 0 && *md.index_page_offset < start) {
+    start = *md.index_page_offset;
+  }
+  return start;
+}
+
+// Reads the page header at `offset` (within [offset, end)): a small read first, larger
+// ones while the header does not fit (page headers carry statistics of any length).
+Result<PageHeader> ReadPageHeaderAt(io::RandomAccessFile* file, int64_t offset, int64_t end,
+                                    Buffer* scratch, size_t* header_size) {
+  int64_t window = 256;
+  for (;;) {
+    const int64_t n = std::min(window, end - offset);
+    scratch->Resize(static_cast<size_t>(n));
+    LITHIFY_RETURN_NOT_OK(file->ReadAt(static_cast<uint64_t>(offset), static_cast<size_t>(n), scratch->data()));
+    Result<PageHeader> h = ParsePageHeader(scratch->view(), header_size);
+    if (h.ok() || n == end - offset) return h;
+    window *= 8;
+  }
+}
+
+// Walks the page headers of one chunk: they must tile [start, start + length) exactly
+// and their data pages must hold md.num_values values.
+Status WalkChunkPages(io::RandomAccessFile* file, const ColumnMetaData& md, int64_t start, int64_t length) {
+  Buffer scratch;
+  int64_t pos = start;
+  const int64_t end = start + length;
+  int64_t values = 0;
+  int page = 0;
+  while (pos < end) {
+    size_t header_size = 0;
+    LITHIFY_ASSIGN_OR_RETURN_CTX(PageHeader h, ReadPageHeaderAt(file, pos, end, &scratch, &header_size),
+                                 "page {} header", page);
+    if (h.compressed_page_size < 0) return Status::Corruption("page {}: negative compressed size", page);
+    pos += static_cast<int64_t>(header_size) + h.compressed_page_size;
+    if (h.data_page_header) values += h.data_page_header->num_values;
+    if (h.data_page_header_v2) values += h.data_page_header_v2->num_values;
+    ++page;
+  }
+  if (pos != end) {
+    return Status::Corruption("its pages end at byte {}, past the chunk's end {} (total_compressed_size {})", pos,
+                              end, length);
+  }
+  if (values != md.num_values) {
+    return Status::Corruption("its pages hold {} values, the footer says {}", values, md.num_values);
+  }
+  return Status::OK();
+}
+
+constexpr size_t kCopyBlockBytes = size_t{8} << 20;
 
 class FileWriterImpl final : public FileWriter {
  public:
@@ -233,6 +298,42 @@ class FileWriterImpl final : public FileWriter {
     return Status::OK();
   }
 
+
+  Status AppendRowGroupCopy(io::RandomAccessFile* source, const RowGroup& row_group) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    LITHIFY_RETURN_NOT_OK(CheckNoColumnRowGroup());
+    // Checked before anything is written: a refused copy leaves the writer usable.
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<ChunkRange> ranges, CheckRowGroupCopy(source, schema_, row_group));
+    LITHIFY_RETURN_NOT_OK(FlushRowGroup());
+    RowGroup rg;
+    rg.num_rows = row_group.num_rows;
+    rg.sorting_columns = row_group.sorting_columns;
+    rg.columns.resize(row_group.columns.size());
+    for (size_t c = 0; c < row_group.columns.size(); ++c) {
+      const ColumnMetaData& from = *row_group.columns[c].meta_data;
+      const int64_t new_start = static_cast<int64_t>(out_->position());
+      LITHIFY_RETURN_NOT_OK(Fail(CopyBytes(source, ranges[c])
+                                     .WithContextF("{}: column '{}'", source->path(), schema_.leaf(static_cast<int>(c)).dotted_path)));
+      // Offsets move by the same delta; everything else (encodings, sizes, statistics,
+      // encoding stats) describes the unchanged bytes.
+      const int64_t delta = new_start - ranges[c].start;
+      ColumnMetaData md = from;
+      md.data_page_offset += delta;
+      md.dictionary_page_offset = from.dictionary_page_offset && *from.dictionary_page_offset >= ranges[c].start
+                                      ? std::optional<int64_t>(*from.dictionary_page_offset + delta)
+                                      : std::nullopt;
+      md.index_page_offset = from.index_page_offset && *from.index_page_offset >= ranges[c].start
+                                 ? std::optional<int64_t>(*from.index_page_offset + delta)
+                                 : std::nullopt;
+      md.bloom_filter_offset.reset();
+      md.bloom_filter_length.reset();
+      rg.columns[c].file_offset = new_start;
+      rg.columns[c].meta_data = std::move(md);
+    }
+    AddRowGroup(std::move(rg));
+    return Status::OK();
+  }
+
   Result<FileMetaData> Close() override {
     LITHIFY_RETURN_NOT_OK(FlushRowGroup());
     metadata_.version = 1;
@@ -341,6 +442,18 @@ class FileWriterImpl final : public FileWriter {
     return Status::OK();
   }
 
+  // Copies [range.start, range.start + range.length) of `source` to the output in blocks.
+  Status CopyBytes(io::RandomAccessFile* source, const ChunkRange& range) {
+    if (copy_block_.size() == 0) copy_block_.Resize(kCopyBlockBytes);
+    for (int64_t done = 0; done < range.length;) {
+      const size_t n = static_cast<size_t>(std::min<int64_t>(range.length - done, static_cast<int64_t>(kCopyBlockBytes)));
+      LITHIFY_RETURN_NOT_OK(source->ReadAt(static_cast<uint64_t>(range.start + done), n, copy_block_.data()));
+      LITHIFY_RETURN_NOT_OK(out_->Append(ByteView(copy_block_.data(), n)));
+      done += static_cast<int64_t>(n);
+    }
+    return Status::OK();
+  }
+
   int64_t RowGroupEstimate() const {
     int64_t total = 0;
     for (const auto& c : columns_) total += c->EstimatedSize();
@@ -363,9 +476,46 @@ class FileWriterImpl final : public FileWriter {
   int open_leaf_ = -1;
   int64_t open_rows_ = 0;
   int64_t final_size_ = 0;  // set by Close
+  Buffer copy_block_;       // AppendRowGroupCopy's block, allocated on first use
 };
 
 }  // namespace
+
+Result<std::vector<ChunkRange>> CheckRowGroupCopy(io::RandomAccessFile* source, const Schema& schema,
+                                                  const RowGroup& row_group) {
+  const std::string& path = source->path();
+  if (row_group.columns.size() != static_cast<size_t>(schema.num_leaves())) {
+    return Status::InvalidArgument("{}: the row group has {} column chunks, the schema {} leaves", path,
+                                   row_group.columns.size(), schema.num_leaves());
+  }
+  if (row_group.num_rows <= 0) return Status::InvalidArgument("{}: cannot copy an empty row group", path);
+  const int64_t file_size = static_cast<int64_t>(source->size());
+  std::vector<ChunkRange> ranges;
+  for (size_t c = 0; c < row_group.columns.size(); ++c) {
+    const ColumnChunk& chunk = row_group.columns[c];
+    const ColumnDescriptor& leaf = schema.leaf(static_cast<int>(c));
+    auto where = [&] { return fmt::format("{}: column '{}'", path, leaf.dotted_path); };
+    if (chunk.has_crypto_metadata || chunk.encrypted_column_metadata) {
+      return Status::NotSupported("{}: copying an encrypted column chunk", where());
+    }
+    if (chunk.file_path) return Status::NotSupported("{}: copying a column chunk stored in another file", where());
+    if (!chunk.meta_data) return Status::Corruption("{}: column chunk without metadata", where());
+    const ColumnMetaData& md = *chunk.meta_data;
+    if (md.type != leaf.physical_type || md.path_in_schema != leaf.path) {
+      return Status::InvalidArgument("{}: the chunk is {} at '{}', the schema's leaf is {}", where(),
+                                     PhysicalTypeName(md.type), fmt::join(md.path_in_schema, "."),
+                                     PhysicalTypeName(leaf.physical_type));
+    }
+    ChunkRange r{ChunkStart(md), md.total_compressed_size};
+    if (r.start < 4 || r.length <= 0 || r.start > file_size - r.length) {
+      return Status::Corruption("{}: chunk range [{}, +{}) is outside the file ({} bytes)", where(), r.start,
+                                r.length, file_size);
+    }
+    LITHIFY_RETURN_NOT_OK_CTX(WalkChunkPages(source, md, r.start, r.length), "{}", where());
+    ranges.push_back(r);
+  }
+  return ranges;
+}
 
 Result<std::unique_ptr<FileWriter>> FileWriter::Open(std::unique_ptr<io::OutputStream> out,
                                                      Schema schema, WriterOptions options) {

@@ -19,6 +19,13 @@
 // row group size. WriteBatch/FlushRowGroup/Close are InvalidArgument while a
 // column-mode row group is open; both modes may be mixed between row groups. Any
 // error in column mode is sticky (a partial chunk may already be in the stream).
+//
+// Row group copy (AppendRowGroupCopy): a row group of another file with the same schema
+// is appended without decoding: its column chunks' bytes (dictionary and data pages,
+// headers and CRCs included) go to the output unchanged, and its footer metadata is
+// carried over with the offsets moved (statistics are the chunk's own, hence exact for
+// its values; column/offset indexes and bloom filters are dropped because they live
+// outside the chunk). Memory: one copy block (8 MiB) plus one page header.
 #pragma once
 
 #include <memory>
@@ -83,6 +90,28 @@ class FileWriter {
   virtual Status EndColumn() = 0;
   // Finishes the row group. InvalidArgument unless every leaf was written.
   virtual Status EndRowGroup() = 0;
+
+  // Appends `row_group` (the footer metadata of a row group of `source`) as a row group
+  // of its own by copying its column chunks' bytes (see the header comment). The
+  // caller guarantees that `source` has this writer's schema (CompareSchemas); the
+  // chunks' types and paths are checked against the leaves. Rows given to WriteBatch
+  // and not yet in a row group are flushed first. Before anything is written, every
+  // chunk is checked: NotSupported for encrypted chunks or chunks in another file
+  // (file_path), Corruption (naming the source, row group and column) when the chunk's
+  // range is outside the file or its page headers do not add up to exactly its
+  // total_compressed_size and num_values. Such a failure leaves the writer usable;
+  // errors while copying are sticky.
+  virtual Status AppendRowGroupCopy(io::RandomAccessFile* source, const RowGroup& row_group) = 0;
 };
+
+// Checks that `row_group` of `source` can be copied by AppendRowGroupCopy into a file of
+// `schema` (the checks listed there, page headers walked with ranged reads). Returns
+// the byte range [start, start + length) of each column chunk in `source`.
+struct ChunkRange {
+  int64_t start = 0;
+  int64_t length = 0;
+};
+Result<std::vector<ChunkRange>> CheckRowGroupCopy(io::RandomAccessFile* source, const Schema& schema,
+                                                  const RowGroup& row_group);
 
 }  // namespace lithify::parquet

@@ -71,6 +71,7 @@ struct Part {
 
 struct Group {
   std::vector<Part> parts;
+  bool copy = false;  // one part, copied without decoding unless the filter drops rows
 };
 
 Result<std::unique_ptr<FileReader>> OpenInput(io::FileSystem* fs, const std::string& path,
@@ -119,6 +120,7 @@ class Rewriter {
       if (kept != p.num_rows) masks[k] = std::move(keep);
     }
     if (rows == 0) return Status::OK();
+    if (g.copy && !masks[0]) return CopyGroup(g.parts[0], rows_written);
 
     const int leaves = writer_->schema().num_leaves();
     LITHIFY_RETURN_NOT_OK(writer_->BeginRowGroup(rows));
@@ -145,7 +147,22 @@ class Rewriter {
     return Status::OK();
   }
 
+  int64_t row_groups_copied() const { return copied_; }
+
  private:
+  // Appends input row group p unchanged (its chunks' bytes).
+  Status CopyGroup(const Part& p, int64_t* rows_written) {
+    std::unique_ptr<FileReader> transient;
+    LITHIFY_ASSIGN_OR_RETURN(FileReader * reader, Reader(p, &transient));
+    LITHIFY_ASSIGN_OR_RETURN_CTX(auto file, fs_->OpenForRead(inputs_[p.input]), "{}", inputs_[p.input]);
+    LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendRowGroupCopy(file.get(), reader->metadata().row_groups[p.rg]),
+                              "row group {}", p.rg);
+    open_.clear();
+    *rows_written += p.num_rows;
+    ++copied_;
+    return Status::OK();
+  }
+
   // The reader of p.input: cached while fewer than max_open_inputs are open, otherwise
   // opened into *transient (closed by the caller after one column chunk).
   Result<FileReader*> Reader(const Part& p, std::unique_ptr<FileReader>* transient) {
@@ -208,6 +225,7 @@ class Rewriter {
   std::map<int, std::unique_ptr<FileReader>> open_;
   RowBatch batch_;              // reused across batches
   std::vector<bool> keep_;      // the current batch's slice of a row filter mask
+  int64_t copied_ = 0;
 };
 
 }  // namespace
@@ -270,7 +288,16 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
       if (md.num_rows <= 0) continue;
       result.rows_in += md.num_rows;
       const int64_t bytes = RowGroupCompressedBytes(md);
-      if (groups.empty() || (!groups.back().parts.empty() && group_bytes + bytes > target)) {
+      const bool copy = options.copy_row_group_min_bytes > 0 && bytes >= options.copy_row_group_min_bytes;
+      if (copy) {
+        // A row group of its own; the next input row group starts a new group.
+        groups.emplace_back();
+        groups.back().copy = true;
+        groups.back().parts.push_back({static_cast<int>(i), rg, md.num_rows, reader->RowGroupFirstRow(rg)});
+        continue;
+      }
+      if (groups.empty() || groups.back().copy ||
+          (!groups.back().parts.empty() && group_bytes + bytes > target)) {
         groups.emplace_back();
         group_bytes = 0;
       }
@@ -314,6 +341,7 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
   guard.armed = false;
   result.rows = md.num_rows;
   result.row_groups = static_cast<int64_t>(md.row_groups.size());
+  result.row_groups_copied = rewriter.row_groups_copied();
   result.bytes_out = writer->EstimatedFileSize();
   return result;
 }

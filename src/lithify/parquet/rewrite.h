@@ -24,6 +24,13 @@
 // carry the input path. The output is created with fs->Create and becomes visible only
 // if everything succeeded; on any failure it is aborted and nothing is left behind.
 //
+// Copy fast path (copy_row_group_min_bytes > 0): an input row group whose compressed size
+// is at least that many bytes is not decoded: it becomes an output row group of its own,
+// its column chunks copied byte for byte (FileWriter::AppendRowGroupCopy: footer
+// statistics carried over, exact because they are the chunk's own; its codec, encodings
+// and page size stay the input's). Where the row filter drops any of its rows it is
+// decoded and filtered as usual (on its own row group still).
+//
 // Thread-safety: RewriteFiles is reentrant; one call uses one thread. Callbacks are
 // invoked on the calling thread.
 #pragma once
@@ -73,6 +80,9 @@ struct RewriteOptions {
   int max_open_inputs = 256;
   // Rows per input batch (>= 1).
   int64_t batch_rows = FileReader::kDefaultBatchRows;
+  // Input row groups of at least this many compressed bytes are copied without decoding
+  // (see the header comment); 0 = never.
+  int64_t copy_row_group_min_bytes = 0;
 };
 
 struct RewriteResult {
@@ -80,6 +90,7 @@ struct RewriteResult {
   int64_t rows_in = 0;       // rows in the inputs
   int64_t rows = 0;          // rows written
   int64_t row_groups = 0;    // output row groups
+  int64_t row_groups_copied = 0;  // of which copied without decoding
   int64_t bytes_in = 0;      // sum of the input file sizes
   int64_t bytes_out = 0;     // output file size
 };

@@ -534,6 +534,191 @@ TEST_F(RewriteTest, FailureMidwayLeavesNoOutput) {
   ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"out/x.parquet"}));
 }
 
+// ------------------------------------------------------------ row group copy fast path
+
+// The bytes [start, start + n) of `path`.
+std::string Bytes(io::FileSystem* fs, const std::string& path, int64_t start, int64_t n) {
+  auto f = fs->OpenForRead(path);
+  EXPECT_TRUE(f.ok());
+  std::string out(static_cast<size_t>(n), '\0');
+  EXPECT_TRUE((*f)->ReadAt(static_cast<uint64_t>(start), out.size(), reinterpret_cast<uint8_t*>(out.data())).ok());
+  return out;
+}
+
+int64_t ChunkStartOf(const ColumnMetaData& m) {
+  return m.dictionary_page_offset ? std::min(*m.dictionary_page_offset, m.data_page_offset) : m.data_page_offset;
+}
+
+// Output row group `out_rg` of `out` is input row group `in_rg` of `in`, copied: same
+// chunk bytes, statistics, encodings, codec and value counts; offsets moved.
+void ExpectCopied(io::FileSystem* fs, const std::string& in, int in_rg, const std::string& out, int out_rg) {
+  auto ri = FileReader::Open(fs, in);
+  auto ro = FileReader::Open(fs, out);
+  ASSERT_TRUE(ri.ok() && ro.ok());
+  const RowGroup& a = (*ri)->metadata().row_groups[in_rg];
+  const RowGroup& b = (*ro)->metadata().row_groups[out_rg];
+  EXPECT_EQ(a.num_rows, b.num_rows);
+  ASSERT_EQ(a.columns.size(), b.columns.size());
+  for (size_t c = 0; c < a.columns.size(); ++c) {
+    SCOPED_TRACE("column " + std::to_string(c));
+    const ColumnMetaData& x = *a.columns[c].meta_data;
+    const ColumnMetaData& y = *b.columns[c].meta_data;
+    EXPECT_EQ(x.statistics, y.statistics);
+    EXPECT_EQ(x.encodings, y.encodings);
+    EXPECT_EQ(x.codec, y.codec);
+    EXPECT_EQ(x.num_values, y.num_values);
+    EXPECT_EQ(x.total_compressed_size, y.total_compressed_size);
+    EXPECT_EQ(x.total_uncompressed_size, y.total_uncompressed_size);
+    EXPECT_EQ(x.data_page_offset - ChunkStartOf(x), y.data_page_offset - ChunkStartOf(y));
+    EXPECT_EQ(Bytes(fs, in, ChunkStartOf(x), x.total_compressed_size),
+              Bytes(fs, out, ChunkStartOf(y), y.total_compressed_size));
+  }
+}
+
+TEST_F(RewriteTest, CopyFastPathCopiesLargeRowGroupsAndDecodesSmallOnes) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet", "c.parquet"};
+  WriteInput(inputs[0], s, FlatRows(6000, 1), {}, 3000);  // 2 large row groups
+  WriteInput(inputs[1], s, FlatRows(50, 2));              // 1 small
+  WriterOptions snappy;
+  snappy.codec = CompressionCodec::kSnappy;
+  snappy.page_size_bytes = 4096;                          // many pages in its chunks
+  WriteInput(inputs[2], s, FlatRows(4000, 3), snappy);    // 1 large, another codec
+  const int64_t small = *Footer(inputs[1]).row_groups[0].total_compressed_size;
+  RewriteOptions opts;
+  opts.copy_row_group_min_bytes = small * 4;
+  ASSERT_LT(opts.copy_row_group_min_bytes, *Footer(inputs[0]).row_groups[1].total_compressed_size);
+  auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->rows, 10050);
+  EXPECT_EQ(res->row_groups, 4);
+  EXPECT_EQ(res->row_groups_copied, 3);
+  // Read back value for value, in order; chunks contiguous and exactly sized.
+  ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"out.parquet"}));
+  FileMetaData md = Footer("out.parquet");
+  ExpectChunkLayout(md);
+  EXPECT_EQ(md.num_rows, 10050);
+  ExpectCopied(fs_.get(), inputs[0], 0, "out.parquet", 0);
+  ExpectCopied(fs_.get(), inputs[0], 1, "out.parquet", 1);
+  ExpectCopied(fs_.get(), inputs[2], 0, "out.parquet", 3);
+  EXPECT_EQ(md.row_groups[3].columns[0].meta_data->codec, CompressionCodec::kSnappy);
+  EXPECT_EQ(md.row_groups[2].columns[0].meta_data->codec, CompressionCodec::kZstd);  // decoded
+  // The carried-over statistics are the true extremes of the copied rows.
+  for (int rg : {0, 1}) {
+    const Statistics& id = *md.row_groups[static_cast<size_t>(rg)].columns[0].meta_data->statistics;
+    int64_t min = 0, max = 0;
+    ASSERT_TRUE(id.min_value && id.max_value);
+    std::memcpy(&min, id.min_value->data(), 8);
+    std::memcpy(&max, id.max_value->data(), 8);
+    EXPECT_EQ(min, 100000 + rg * 3000);
+    EXPECT_EQ(max, 100000 + rg * 3000 + 2999);
+  }
+  EXPECT_EQ(*md.row_groups[3].columns[1].meta_data->statistics->null_count, (4000 + 6) / 7);
+}
+
+TEST_F(RewriteTest, CopyFastPathNestedAndCorpusFiles) {
+  // Nested levels and foreign writers' chunks (dictionary pages, v1/v2 pages, other codecs).
+  std::vector<std::string> inputs = {"n0.parquet", "n1.parquet"};
+  WriteInput(inputs[0], NestedSchema(), NestedRows(1200, 1), {}, 500);
+  WriteInput(inputs[1], NestedSchema(), NestedRows(800, 2));
+  RewriteOptions opts;
+  opts.copy_row_group_min_bytes = 1;
+  auto res = RewriteFiles(fs_.get(), inputs, "n-out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->row_groups_copied, 4);
+  ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"n-out.parquet"}));
+  ExpectChunkLayout(Footer("n-out.parquet"));
+  for (const char* name : {"alltypes_plain.parquet", "alltypes_dictionary.parquet", "nested_lists.snappy.parquet",
+                           "datapage_v2.snappy.parquet", "alltypes_tiny_pages.parquet"}) {
+    SCOPED_TRACE(name);
+    std::vector<std::string> in;
+    for (int i = 0; i < 2; ++i) {
+      in.push_back(std::string("corpus/") + std::to_string(i) + "-" + name);
+      CopyCorpusFile(std::string("parquet-testing/data/") + name, in.back());
+    }
+    const std::string out = std::string("out-") + name;
+    auto r = RewriteFiles(fs_.get(), in, out, opts);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->row_groups_copied, r->row_groups);
+    Contents want = ReadContents(fs_.get(), in);
+    EXPECT_GT(want.rows, 0);
+    ExpectSameContents(want, ReadContents(fs_.get(), {out}));
+    ExpectCopied(fs_.get(), in[1], 0, out, static_cast<int>(Footer(in[0]).row_groups.size()));
+  }
+}
+
+TEST_F(RewriteTest, CopyFastPathDecodesRowGroupsTheFilterThins) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriteInput(inputs[0], s, FlatRows(3000, 1), {}, 1000);
+  WriteInput(inputs[1], s, FlatRows(2000, 2));
+  // Drops rows of a.parquet's second row group only.
+  RowFilter keep = [](int input, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+    std::vector<bool> k(static_cast<size_t>(n), true);
+    if (input == 0 && first == 1000) {
+      for (int64_t i = 0; i < n; i += 3) k[static_cast<size_t>(i)] = false;
+    }
+    return k;
+  };
+  RewriteOptions opts;
+  opts.copy_row_group_min_bytes = 1;
+  opts.row_filter = keep;
+  auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
+  ASSERT_TRUE(res.ok()) << res.status().ToString();
+  EXPECT_EQ(res->row_groups, 4);
+  EXPECT_EQ(res->row_groups_copied, 3);
+  EXPECT_EQ(res->rows, 5000 - 334);
+  ExpectSameContents(ReadContents(fs_.get(), inputs, keep), ReadContents(fs_.get(), {"out.parquet"}));
+  ExpectCopied(fs_.get(), inputs[0], 2, "out.parquet", 2);
+  ExpectChunkLayout(Footer("out.parquet"));
+}
+
+TEST_F(RewriteTest, RowGroupCopyRefusesBadMetadataAndStaysUsable) {
+  Schema s = FlatSchema();
+  WriteInput("a.parquet", s, FlatRows(2000, 1));
+  FileMetaData in = Footer("a.parquet");
+  auto src = fs_->OpenForRead("a.parquet");
+  ASSERT_TRUE(src.ok());
+  auto out = fs_->Create("out.parquet");
+  ASSERT_TRUE(out.ok());
+  auto w = FileWriter::Open(std::move(out).value(), s);
+  ASSERT_TRUE(w.ok());
+  auto refuse = [&](RowGroup rg, StatusCode code, const std::string& text) {
+    Status st = (*w)->AppendRowGroupCopy(src->get(), rg);
+    EXPECT_EQ(st.code(), code) << st.ToString();
+    EXPECT_NE(st.message().find(text), std::string::npos) << st.ToString();
+    EXPECT_NE(st.message().find("a.parquet"), std::string::npos) << st.ToString();
+  };
+  RowGroup bad = in.row_groups[0];
+  bad.columns[2].meta_data->total_compressed_size -= 1;  // pages no longer tile the chunk
+  refuse(bad, StatusCode::kCorruption, "column 'name'");
+  bad = in.row_groups[0];
+  bad.columns[1].meta_data->num_values += 1;
+  refuse(bad, StatusCode::kCorruption, "values");
+  bad = in.row_groups[0];
+  bad.columns[0].meta_data->data_page_offset = 1 << 30;
+  bad.columns[0].meta_data->dictionary_page_offset.reset();
+  refuse(bad, StatusCode::kCorruption, "outside the file");
+  bad = in.row_groups[0];
+  bad.columns[3].file_path = "other.parquet";
+  refuse(bad, StatusCode::kNotSupported, "another file");
+  bad = in.row_groups[0];
+  bad.columns.pop_back();
+  refuse(bad, StatusCode::kInvalidArgument, "column chunks");
+  // Nothing was written by the refusals: the good copy plus rows make a valid file.
+  ASSERT_TRUE((*w)->AppendRowGroupCopy(src->get(), in.row_groups[0]).ok());
+  RowBatchBuilder b(s);
+  for (const auto& row : FlatRows(10, 9)) ASSERT_TRUE(b.Append(row).ok());
+  ASSERT_TRUE((*w)->WriteBatch(b.Finish()).ok());
+  auto md = (*w)->Close();
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  EXPECT_EQ(md->num_rows, 2010);
+  ExpectChunkLayout(Footer("out.parquet"));
+  ExpectCopied(fs_.get(), "a.parquet", 0, "out.parquet", 0);
+  Contents got = ReadContents(fs_.get(), {"out.parquet"});
+  EXPECT_EQ(got.rows, 2010);
+}
+
 // ------------------------------------------------------------ column-at-a-time API
 
 // Column c of `batch`, only the rows with keep[r].

@@ -132,7 +132,166 @@ Json FileJson(const DecisionLog& log, const FileDecision& f) {
                                              : Json(nullptr)},
               {"verdict", FileVerdictName(f.verdict)},
               {"bin", f.bin},
+              {"cube", f.cube},
               {"reason", log.FileReason(f)}};
+}
+
+bool IsClusteringMode(PlanMode mode) {
+  return mode == PlanMode::kZOrder || mode == PlanMode::kLiquid;
+}
+
+std::string Columns(const std::vector<std::string>& columns) {
+  return fmt::format("{}", fmt::join(columns, ", "));
+}
+
+std::string CubeLabel(const CubeDecision& c) {
+  return fmt::format("ZCube {} ({} files, {}, estimated {})", c.id, c.files, FormatBytes(c.bytes),
+                     FormatBytes(c.estimated_bytes));
+}
+
+// The reason for a verdict of the multi-dimensional modes, naming the cube and the rule.
+std::string ClusteringFileReason(const DecisionLog& log, const FileDecision& f) {
+  const CubeDecision* c = f.cube >= 0 ? &log.cubes[f.cube] : nullptr;
+  switch (f.verdict) {
+    case FileVerdict::kSealedCube:
+      return fmt::format("sealed: its {} has reached minCubeSize {}; it is complete and left as is",
+                         c != nullptr ? CubeLabel(*c) : std::string("ZCube"),
+                         FormatBytes(log.min_cube_size));
+    case FileVerdict::kOtherClusteringKeys:
+      return fmt::format(
+          "built from other clustering columns {} (the table is clustered by ({})); left as is, "
+          "OPTIMIZE FULL reclusters it",
+          c != nullptr ? c->zorder_by : std::string("?"), Columns(log.columns));
+    case FileVerdict::kOtherProvider:
+      return "written by another clustering provider (clusteringProvider is not \"liquid\"); "
+             "left as is";
+    case FileVerdict::kLoneCube:
+      return fmt::format(
+          "lone cube: its {} is the only unsealed cube and no other file is waiting to be "
+          "clustered, so there is nothing to merge it with",
+          c != nullptr ? CubeLabel(*c) : std::string("ZCube"));
+    default:
+      break;
+  }
+  // Candidates.
+  std::string why;
+  if (log.mode == PlanMode::kZOrder) {
+    why = "Z-order rewrites every file of its partition";
+  } else if (c == nullptr) {
+    why = "not in any ZCube yet";
+  } else if (!c->matching) {
+    why = fmt::format("built from other clustering columns {}, reclustered by OPTIMIZE FULL",
+                      c->zorder_by);
+  } else {
+    why = fmt::format("its {} is below minCubeSize {}", CubeLabel(*c),
+                      FormatBytes(log.min_cube_size));
+  }
+  std::string text = "candidate: " + why;
+  if (f.bin >= 0) text += fmt::format("; bin {} (kept)", log.bins[f.bin].id);
+  return text;
+}
+
+// Counts of the multi-dimensional modes' verdicts.
+struct ClusterFacts {
+  int64_t files = 0, in_scope = 0, candidates = 0, sealed = 0, other_keys = 0,
+          other_provider = 0, lone = 0;
+  int64_t sealed_cubes = 0, bins = 0, bin_files = 0, bin_bytes = 0, output_files = 0;
+};
+
+ClusterFacts GatherClustering(const DecisionLog& log) {
+  ClusterFacts f;
+  f.files = static_cast<int64_t>(log.files.size());
+  for (const FileDecision& d : log.files) {
+    switch (d.verdict) {
+      case FileVerdict::kOutsidePredicate: continue;
+      case FileVerdict::kCandidate: ++f.candidates; break;
+      case FileVerdict::kSealedCube: ++f.sealed; break;
+      case FileVerdict::kOtherClusteringKeys: ++f.other_keys; break;
+      case FileVerdict::kOtherProvider: ++f.other_provider; break;
+      case FileVerdict::kLoneCube: ++f.lone; break;
+      default: break;
+    }
+    ++f.in_scope;
+  }
+  for (const CubeDecision& c : log.cubes) f.sealed_cubes += c.sealed;
+  for (const BinDecision& b : log.bins) {
+    if (!b.kept) continue;
+    ++f.bins;
+    f.bin_files += b.files;
+    f.bin_bytes += b.bytes;
+  }
+  return f;
+}
+
+// Why a liquid plan is empty, from the verdicts.
+std::string LiquidCause(const DecisionLog& log, const ClusterFacts& f) {
+  if (f.files == 0) return "the table has no data files";
+  const CubeDecision* lone = nullptr;
+  for (const FileDecision& d : log.files) {
+    if (d.verdict == FileVerdict::kLoneCube && d.cube >= 0) lone = &log.cubes[d.cube];
+  }
+  std::vector<std::string> others;
+  if (f.sealed > 0) {
+    others.push_back(fmt::format("{} files in {} sealed ZCubes (>= minCubeSize {})", f.sealed,
+                                 f.sealed_cubes, FormatBytes(log.min_cube_size)));
+  }
+  if (f.other_keys > 0) {
+    others.push_back(fmt::format(
+        "{} files built from other clustering columns (OPTIMIZE FULL reclusters them)",
+        f.other_keys));
+  }
+  if (f.other_provider > 0) {
+    others.push_back(fmt::format("{} files of another clustering provider", f.other_provider));
+  }
+  const std::string rest = others.empty() ? "" : fmt::format("; the rest is {}", fmt::join(others, ", "));
+  if (lone != nullptr) {
+    return fmt::format(
+        "the only unsealed cube has no new files to merge with: {} stays as it is until new "
+        "data arrives{}",
+        CubeLabel(*lone), rest);
+  }
+  if (f.sealed == f.in_scope) {
+    return fmt::format(
+        "every remaining file belongs to a sealed ZCube (>= minCubeSize {}; {} files in {} "
+        "cubes); nothing to cluster",
+        FormatBytes(log.min_cube_size), f.sealed, f.sealed_cubes);
+  }
+  if (others.empty()) return "no file is left to cluster";
+  return fmt::format("every file stays as it is: {}", fmt::join(others, ", "));
+}
+
+void SummarizeClustering(DecisionLog& log) {
+  const ClusterFacts f = GatherClustering(log);
+  log.summary.clear();
+  log.summary.push_back(fmt::format("considered {} of {} files in {} partitions (scope: {})",
+                                    f.in_scope, f.files, log.partitions.size(),
+                                    ScopeLabel(log.scope_description)));
+  if (log.mode == PlanMode::kZOrder) {
+    log.summary.push_back(fmt::format(
+        "{} files ({}) in {} partitions are rewritten in Z-order by ({}); one bin per partition",
+        f.bin_files, FormatBytes(f.bin_bytes), f.bins, Columns(log.columns)));
+    if (f.bins == 0) {
+      log.summary.push_back(
+          "nothing to cluster: " +
+          (f.files == 0 ? std::string("the table has no data files")
+                        : fmt::format("the predicate {} matched none of the {} files",
+                                      log.scope_description, f.files)));
+    }
+    return;
+  }
+  log.summary.push_back(fmt::format(
+      "{} candidate files become {} new ZCubes ({} files, {}); left as is: {} in sealed cubes, "
+      "{} built from other clustering columns, {} of another provider, {} in a lone cube",
+      f.candidates, f.bins, f.bin_files, FormatBytes(f.bin_bytes), f.sealed, f.other_keys,
+      f.other_provider, f.lone));
+  if (f.bins == 0) {
+    log.summary.push_back("nothing to cluster: " + LiquidCause(log, f));
+  } else if (f.other_keys > 0 && !log.full) {
+    log.summary.push_back(fmt::format(
+        "{} files built from other clustering columns are left as is; OPTIMIZE FULL "
+        "reclusters them",
+        f.other_keys));
+  }
 }
 
 }  // namespace
@@ -157,6 +316,10 @@ std::string_view FileVerdictName(FileVerdict v) {
     case FileVerdict::kNoDeletedRows: return "no_deleted_rows";
     case FileVerdict::kOutsidePredicate: return "outside_predicate";
     case FileVerdict::kPartitionNotSelected: return "partition_not_selected";
+    case FileVerdict::kSealedCube: return "sealed_cube";
+    case FileVerdict::kOtherClusteringKeys: return "other_clustering_keys";
+    case FileVerdict::kOtherProvider: return "other_provider";
+    case FileVerdict::kLoneCube: return "lone_cube";
   }
   return "unknown";
 }
@@ -179,7 +342,13 @@ std::string DecisionLog::FileReason(const FileDecision& f) const {
     case FileVerdict::kPartitionNotSelected:
       return fmt::format("partition not auto-compacted: {}",
                          f.partition >= 0 ? partitions[f.partition].note : std::string());
+    case FileVerdict::kSealedCube:
+    case FileVerdict::kOtherClusteringKeys:
+    case FileVerdict::kOtherProvider:
+    case FileVerdict::kLoneCube:
+      return ClusteringFileReason(*this, f);
     case FileVerdict::kCandidate:
+      if (IsClusteringMode(mode)) return ClusteringFileReason(*this, f);
       break;
   }
   std::vector<std::string> why;
@@ -204,6 +373,10 @@ std::string DecisionLog::FileReason(const FileDecision& f) const {
 }
 
 void DecisionLog::Summarize() {
+  if (IsClusteringMode(mode)) {
+    SummarizeClustering(*this);
+    return;
+  }
   const Facts f = Gather(*this);
   summary.clear();
   summary.push_back(fmt::format("considered {} of {} files in {} partitions (scope: {})",
@@ -225,12 +398,36 @@ void DecisionLog::Summarize() {
 
 std::vector<std::string> DecisionLog::ToText(int max_files_per_partition) const {
   std::vector<std::string> out;
-  out.push_back(fmt::format(
-      "{}: minFileSize {}, target (maxFileSize) {}{}, maxDeletedRowsRatio {}, scope: {}",
-      PlanModeName(mode), FormatBytes(min_file_size), FormatBytes(max_file_size),
-      target_size_source.empty() ? "" : " from " + target_size_source,
-      Percent(max_deleted_rows_ratio), ScopeLabel(scope_description)));
+  const std::string source = target_size_source.empty() ? "" : " from " + target_size_source;
+  if (mode == PlanMode::kZOrder) {
+    out.push_back(fmt::format("zorder by ({}): output file size (maxFileSize) {}{}, scope: {}",
+                              Columns(columns), FormatBytes(max_file_size), source,
+                              ScopeLabel(scope_description)));
+  } else if (mode == PlanMode::kLiquid) {
+    out.push_back(fmt::format(
+        "liquid clustering by ({}){}: minCubeSize {}, target cube size {}, output file size "
+        "(maxFileSize) {}{}",
+        Columns(columns), full ? " FULL" : "", FormatBytes(min_cube_size),
+        FormatBytes(target_cube_size), FormatBytes(max_file_size), source));
+  } else {
+    out.push_back(fmt::format(
+        "{}: minFileSize {}, target (maxFileSize) {}{}, maxDeletedRowsRatio {}, scope: {}",
+        PlanModeName(mode), FormatBytes(min_file_size), FormatBytes(max_file_size), source,
+        Percent(max_deleted_rows_ratio), ScopeLabel(scope_description)));
+  }
   for (const std::string& s : summary) out.push_back("summary: " + s);
+  const size_t cube_limit = max_files_per_partition < 0
+                                ? cubes.size()
+                                : std::min(cubes.size(), static_cast<size_t>(max_files_per_partition));
+  for (size_t i = 0; i < cube_limit; ++i) {
+    const CubeDecision& c = cubes[i];
+    out.push_back(fmt::format("cube {}: {} files, {} (estimated {}), by {}: {}", c.id, c.files,
+                              FormatBytes(c.bytes), FormatBytes(c.estimated_bytes), c.zorder_by,
+                              !c.matching ? "other clustering columns"
+                              : c.sealed  ? "sealed"
+                                          : "below minCubeSize"));
+  }
+  if (cube_limit < cubes.size()) out.push_back(fmt::format("... {} more cubes", cubes.size() - cube_limit));
 
   std::vector<std::vector<int>> by_partition(partitions.size());
   std::vector<int> outside;
@@ -290,7 +487,22 @@ nlohmann::json DecisionLog::ToJson() const {
                          {"kept", b.kept},
                          {"reason", b.reason}});
   }
+  Json jcubes = Json::array();
+  for (const CubeDecision& c : cubes) {
+    jcubes.push_back(Json{{"id", c.id},
+                          {"zorder_by", c.zorder_by},
+                          {"matching", c.matching},
+                          {"files", c.files},
+                          {"bytes", c.bytes},
+                          {"estimated_bytes", c.estimated_bytes},
+                          {"sealed", c.sealed}});
+  }
   return Json{{"mode", PlanModeName(mode)},
+              {"columns", columns},
+              {"min_cube_size", min_cube_size},
+              {"target_cube_size", target_cube_size},
+              {"full", full},
+              {"cubes", std::move(jcubes)},
               {"min_file_size", min_file_size},
               {"max_file_size", max_file_size},
               {"max_deleted_rows_ratio", max_deleted_rows_ratio},

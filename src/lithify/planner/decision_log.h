@@ -5,8 +5,11 @@
 // the rule that decided it), every partition with its bins, every bin kept or dropped
 // with the reason, and a summary that names the structural cause when nothing can be
 // compacted ("every partition receives at most one file; no target size or schedule
-// changes this"). The log is built from the same facts the planner used, so it never
-// disagrees with the Plan.
+// changes this"). Z-order and liquid clustering (clustering.h) use the same log: liquid
+// adds the ZCubes it saw (CubeDecision), the verdicts sealed cube / other clustering
+// columns / other provider / lone cube, and causes such as "every remaining file belongs
+// to a sealed ZCube" or "the only unsealed cube has no new files to merge with". The log
+// is built from the same facts the planner used, so it never disagrees with the Plan.
 //
 // Memory: a file decision holds numbers and its path, not a reason sentence; FileReason
 // renders the sentence on demand from the thresholds recorded in the log. A 1,000,000-file
@@ -37,10 +40,16 @@ enum class FileVerdict {
   kNoDeletedRows,        // REORG PURGE: nothing to purge
   kOutsidePredicate,     // excluded by the partition predicate (--where)
   kPartitionNotSelected, // auto compaction: its partition did not trigger
+  // Liquid clustering (clustering.h):
+  kSealedCube,           // its ZCube's estimated size is >= the minimum cube size: complete
+  kOtherClusteringKeys,  // built from other clustering columns (kept as is unless FULL)
+  kOtherProvider,        // clusteringProvider is set and is not "liquid"
+  kLoneCube,             // the only candidates are this one small cube: nothing to merge
 };
 
 // "candidate", "too_large", "too_few_deleted_rows", "no_deleted_rows",
-// "outside_predicate", "partition_not_selected".
+// "outside_predicate", "partition_not_selected", "sealed_cube", "other_clustering_keys",
+// "other_provider", "lone_cube".
 std::string_view FileVerdictName(FileVerdict v);
 
 struct FileDecision {
@@ -54,6 +63,18 @@ struct FileDecision {
   int bin = -1;        // index in DecisionLog::bins (candidates only)
   // Set when the caller forced the rewrite (CompactionOptions::must_rewrite).
   bool forced = false;
+  int cube = -1;  // liquid: index in DecisionLog::cubes when the file is in a ZCube
+};
+
+// Liquid: one ZCube (files with both ZCube tags and one ZCUBE_ID) as the planner saw it.
+struct CubeDecision {
+  std::string id;        // ZCUBE_ID
+  std::string zorder_by; // ZCUBE_ZORDER_BY as recorded
+  bool matching = false; // built from the current clustering columns
+  int64_t files = 0;
+  int64_t bytes = 0;            // physical
+  int64_t estimated_bytes = 0;  // estimated logical size (what the sealing rule compares)
+  bool sealed = false;          // estimated_bytes >= min_cube_size (matching cubes only)
 };
 
 struct PartitionDecision {
@@ -87,10 +108,16 @@ struct DecisionLog {
   std::string target_size_source;
   std::string scope_description;  // "" = the whole table
   int64_t min_num_files = 0;      // auto compaction trigger; 0 otherwise
+  // Z-order / liquid: the curve's columns; liquid: the cube rules.
+  std::vector<std::string> columns;
+  int64_t min_cube_size = 0;
+  int64_t target_cube_size = 0;
+  bool full = false;
 
   std::vector<FileDecision> files;  // input order
   std::vector<PartitionDecision> partitions;
   std::vector<BinDecision> bins;
+  std::vector<CubeDecision> cubes;  // liquid only, in ZCUBE_ID order
   std::vector<std::string> summary;
 
   // One sentence on why `f` got its verdict, naming the numbers and thresholds, e.g.
@@ -104,7 +131,7 @@ struct DecisionLog {
   nlohmann::json ToJson() const;
 
   // Recomputes `summary` from the recorded facts: counts, then -- when no bin is kept --
-  // the structural cause. Called by the planner; idempotent.
+  // the structural cause (per mode). Called by the planner; idempotent.
   void Summarize();
 };
 

@@ -1,5 +1,7 @@
 #include "lithify/planner/plan.h"
 
+#include <limits>
+
 #include "lithify/base/macros.h"
 
 namespace lithify::planner {
@@ -12,6 +14,8 @@ constexpr std::pair<PlanMode, std::string_view> kModeNames[] = {
     {PlanMode::kCompaction, "compaction"},
     {PlanMode::kReorgPurge, "reorg_purge"},
     {PlanMode::kAutoCompaction, "auto_compaction"},
+    {PlanMode::kZOrder, "zorder"},
+    {PlanMode::kLiquid, "liquid"},
 };
 
 // Field readers: nlohmann's typed getters throw on a mismatch, so every read checks the
@@ -52,6 +56,60 @@ Result<const Json*> GetArray(const Json& j, const char* name) {
     return Status::InvalidArgument("plan JSON: '{}' must be an array", name);
   }
   return m;
+}
+
+// Members added after plans were first serialized: absent means the default.
+Result<int64_t> GetOptionalInt(const Json& j, const char* name, int64_t fallback) {
+  if (Member(j, name) == nullptr) return fallback;
+  return GetInt(j, name);
+}
+
+Result<bool> GetOptionalBool(const Json& j, const char* name) {
+  const Json* m = Member(j, name);
+  if (m == nullptr) return false;
+  if (!m->is_boolean()) return Status::InvalidArgument("plan JSON: '{}' must be a boolean", name);
+  return m->get<bool>();
+}
+
+Result<std::vector<std::string>> GetOptionalStrings(const Json& j, const char* name) {
+  std::vector<std::string> out;
+  const Json* m = Member(j, name);
+  if (m == nullptr) return out;
+  if (!m->is_array()) return Status::InvalidArgument("plan JSON: '{}' must be an array", name);
+  for (const Json& e : *m) {
+    if (!e.is_string()) {
+      return Status::InvalidArgument("plan JSON: '{}' must hold strings only", name);
+    }
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
+Json ClusteringToJson(const ClusteringInputStats& c) {
+  return Json{{"input_zcube_files", c.input_zcube_files},
+              {"input_zcube_bytes", c.input_zcube_bytes},
+              {"input_other_files", c.input_other_files},
+              {"input_other_bytes", c.input_other_bytes},
+              {"input_num_zcubes", c.input_num_zcubes},
+              {"merged_files", c.merged_files},
+              {"merged_bytes", c.merged_bytes},
+              {"num_output_zcubes", c.num_output_zcubes}};
+}
+
+Result<ClusteringInputStats> ClusteringFromJson(const Json& j) {
+  ClusteringInputStats c;
+  const Json* m = Member(j, "clustering");
+  if (m == nullptr) return c;
+  if (!m->is_object()) return Status::InvalidArgument("plan JSON: 'clustering' must be an object");
+  LITHIFY_ASSIGN_OR_RETURN(c.input_zcube_files, GetInt(*m, "input_zcube_files"));
+  LITHIFY_ASSIGN_OR_RETURN(c.input_zcube_bytes, GetInt(*m, "input_zcube_bytes"));
+  LITHIFY_ASSIGN_OR_RETURN(c.input_other_files, GetInt(*m, "input_other_files"));
+  LITHIFY_ASSIGN_OR_RETURN(c.input_other_bytes, GetInt(*m, "input_other_bytes"));
+  LITHIFY_ASSIGN_OR_RETURN(c.input_num_zcubes, GetInt(*m, "input_num_zcubes"));
+  LITHIFY_ASSIGN_OR_RETURN(c.merged_files, GetInt(*m, "merged_files"));
+  LITHIFY_ASSIGN_OR_RETURN(c.merged_bytes, GetInt(*m, "merged_bytes"));
+  LITHIFY_ASSIGN_OR_RETURN(c.num_output_zcubes, GetInt(*m, "num_output_zcubes"));
+  return c;
 }
 
 Json PartitionToJson(const std::map<std::string, std::optional<std::string>>& values) {
@@ -109,6 +167,11 @@ Result<Bin> BinFromJson(const Json& j, size_t index) {
   b.id = static_cast<int>(id);
   LITHIFY_ASSIGN_OR_RETURN(b.partition_values, PartitionFromJson(j));
   LITHIFY_ASSIGN_OR_RETURN(b.total_bytes, GetInt(j, "total_bytes"));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t output_files, GetOptionalInt(j, "output_files", 1));
+  if (output_files < 1 || output_files > std::numeric_limits<int>::max()) {
+    return Status::InvalidArgument("plan JSON: bin {} has output_files {}", index, output_files);
+  }
+  b.output_files = static_cast<int>(output_files);
   LITHIFY_ASSIGN_OR_RETURN(const Json* files, GetArray(j, "files"));
   for (const Json& f : *files) {
     LITHIFY_ASSIGN_OR_RETURN(FileRef ref, FileFromJson(f));
@@ -166,7 +229,8 @@ nlohmann::json PlanToJson(const Plan& plan) {
     bins.push_back(Json{{"id", b.id},
                         {"partition_values", PartitionToJson(b.partition_values)},
                         {"files", std::move(files)},
-                        {"total_bytes", b.total_bytes}});
+                        {"total_bytes", b.total_bytes},
+                        {"output_files", b.output_files}});
   }
   Json batches = Json::array();
   for (const Batch& batch : plan.batches) batches.push_back(Json{{"bin_ids", batch.bin_ids}});
@@ -179,7 +243,12 @@ nlohmann::json PlanToJson(const Plan& plan) {
               {"batches", std::move(batches)},
               {"total_considered_files", plan.total_considered_files},
               {"total_files_skipped", plan.total_files_skipped},
-              {"partitions_optimized", plan.partitions_optimized}};
+              {"partitions_optimized", plan.partitions_optimized},
+              {"columns", plan.columns},
+              {"min_cube_size", plan.min_cube_size},
+              {"target_cube_size", plan.target_cube_size},
+              {"full", plan.full},
+              {"clustering", ClusteringToJson(plan.clustering)}};
 }
 
 Result<Plan> PlanFromJson(const nlohmann::json& j) {
@@ -193,6 +262,11 @@ Result<Plan> PlanFromJson(const nlohmann::json& j) {
   LITHIFY_ASSIGN_OR_RETURN(plan.total_considered_files, GetInt(j, "total_considered_files"));
   LITHIFY_ASSIGN_OR_RETURN(plan.total_files_skipped, GetInt(j, "total_files_skipped"));
   LITHIFY_ASSIGN_OR_RETURN(plan.partitions_optimized, GetInt(j, "partitions_optimized"));
+  LITHIFY_ASSIGN_OR_RETURN(plan.columns, GetOptionalStrings(j, "columns"));
+  LITHIFY_ASSIGN_OR_RETURN(plan.min_cube_size, GetOptionalInt(j, "min_cube_size", 0));
+  LITHIFY_ASSIGN_OR_RETURN(plan.target_cube_size, GetOptionalInt(j, "target_cube_size", 0));
+  LITHIFY_ASSIGN_OR_RETURN(plan.full, GetOptionalBool(j, "full"));
+  LITHIFY_ASSIGN_OR_RETURN(plan.clustering, ClusteringFromJson(j));
   LITHIFY_ASSIGN_OR_RETURN(const Json* bins, GetArray(j, "bins"));
   for (size_t i = 0; i < bins->size(); ++i) {
     LITHIFY_ASSIGN_OR_RETURN(Bin b, BinFromJson((*bins)[i], i));

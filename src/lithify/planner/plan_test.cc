@@ -67,11 +67,14 @@ TEST(PlanJsonTest, RejectsMalformedInput) {
 }
 
 TEST(PlanJsonTest, ModeNames) {
-  for (PlanMode m : {PlanMode::kCompaction, PlanMode::kReorgPurge, PlanMode::kAutoCompaction}) {
+  for (PlanMode m : {PlanMode::kCompaction, PlanMode::kReorgPurge, PlanMode::kAutoCompaction,
+                     PlanMode::kZOrder, PlanMode::kLiquid}) {
     auto back = PlanModeFromName(PlanModeName(m));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(*back, m);
   }
+  EXPECT_EQ(PlanModeName(PlanMode::kZOrder), "zorder");
+  EXPECT_EQ(PlanModeName(PlanMode::kLiquid), "liquid");
 }
 
 }  // namespace

@@ -1,0 +1,524 @@
+#include "lithify/exec/external_sort.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <queue>
+
+#include "lithify/base/macros.h"
+#include "lithify/base/uuid.h"
+#include "lithify/parquet/file_reader.h"
+#include "lithify/parquet/file_writer.h"
+
+namespace lithify::exec {
+
+namespace {
+
+// Where each row of a batch starts in every column's levels and values; empty vectors
+// mean the identity (flat column without nulls: level r = value r = row r).
+struct RowIndex {
+  std::vector<std::vector<int64_t>> level_starts;
+  std::vector<std::vector<int64_t>> value_starts;
+
+  static RowIndex Of(const parquet::RowBatch& b) {
+    RowIndex ix;
+    ix.level_starts.resize(b.columns.size());
+    ix.value_starts.resize(b.columns.size());
+    for (size_t c = 0; c < b.columns.size(); ++c) {
+      const parquet::ColumnData& col = b.columns[c];
+      if (!col.rep_levels.empty()) ix.level_starts[c] = parquet::RowLevelStarts(col, b.num_rows);
+      if (col.def_levels.empty()) {
+        // No definition levels: every level holds a value, value starts = level starts.
+        ix.value_starts[c] = ix.level_starts[c];
+        continue;
+      }
+      const int16_t max_def = col.descr ? col.descr->max_def : 0;
+      std::vector<int64_t>& vs = ix.value_starts[c];
+      vs.reserve(static_cast<size_t>(b.num_rows) + 1);
+      int64_t values = 0, level = 0;
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        const int64_t end = ix.level_starts[c].empty() ? r + 1 : ix.level_starts[c][r + 1];
+        vs.push_back(values);
+        for (; level < end; ++level) values += col.def_levels[level] == max_def ? 1 : 0;
+      }
+      vs.push_back(values);
+    }
+    return ix;
+  }
+  int64_t bytes() const {
+    int64_t n = 0;
+    for (const auto& v : level_starts) n += static_cast<int64_t>(v.size()) * 8;
+    for (const auto& v : value_starts) n += static_cast<int64_t>(v.size()) * 8;
+    return n;
+  }
+};
+
+int64_t At(const std::vector<int64_t>& starts, int64_t r) { return starts.empty() ? r : starts[r]; }
+
+void AppendIndexed(const parquet::RowBatch& src, const RowIndex& ix, int64_t begin, int64_t end,
+                   parquet::RowBatch* dst) {
+  for (size_t c = 0; c < src.columns.size(); ++c) {
+    const parquet::ColumnData& in = src.columns[c];
+    parquet::ColumnData& out = dst->columns[c];
+    const int64_t lb = At(ix.level_starts[c], begin), le = At(ix.level_starts[c], end);
+    const int64_t vb = At(ix.value_starts[c], begin), ve = At(ix.value_starts[c], end);
+    if (!in.def_levels.empty()) out.def_levels.insert(out.def_levels.end(), in.def_levels.begin() + lb, in.def_levels.begin() + le);
+    if (!in.rep_levels.empty()) out.rep_levels.insert(out.rep_levels.end(), in.rep_levels.begin() + lb, in.rep_levels.begin() + le);
+    out.num_levels += le - lb;
+    if (ve > vb) out.values.AppendRange(in.values, vb, ve);
+  }
+  dst->num_rows += end - begin;
+}
+
+void ResetBatch(const parquet::Schema& schema, parquet::RowBatch* b) {
+  b->num_rows = 0;
+  b->first_row_index = -1;  // rows come from many places
+  b->columns.resize(static_cast<size_t>(schema.num_leaves()));
+  for (int l = 0; l < schema.num_leaves(); ++l) {
+    b->columns[l].Reset(schema.leaf(l));
+    b->columns[l].leaf_index = l;
+  }
+}
+
+// Collects appended row ranges into output batches, ending a batch at the row limit,
+// at a byte limit, and at every cut (then calling on_cut).
+class OutputBuilder {
+ public:
+  OutputBuilder(const parquet::Schema& schema, int64_t max_rows, int64_t max_bytes, std::vector<int64_t> cuts,
+                const ExternalSorter::EmitFn& emit, const std::function<Status()>& on_cut)
+      : schema_(schema), max_rows_(max_rows), max_bytes_(max_bytes), cuts_(std::move(cuts)), emit_(emit),
+        on_cut_(on_cut) {
+    ResetBatch(schema_, &cur_);
+  }
+
+  Status Append(const parquet::RowBatch& src, const RowIndex& ix, int64_t begin, int64_t end) {
+    while (begin < end) {
+      int64_t take = std::min(end - begin, max_rows_ - cur_.num_rows);
+      if (next_cut_ < cuts_.size()) take = std::min(take, cuts_[next_cut_] - (emitted_ + cur_.num_rows));
+      AppendIndexed(src, ix, begin, begin + take, &cur_);
+      begin += take;
+      const bool at_cut = next_cut_ < cuts_.size() && emitted_ + cur_.num_rows == cuts_[next_cut_];
+      if (at_cut || cur_.num_rows >= max_rows_ || BatchBytes(cur_) >= max_bytes_) {
+        LITHIFY_RETURN_NOT_OK(Flush());
+      }
+      if (at_cut) {
+        ++next_cut_;
+        if (on_cut_) LITHIFY_RETURN_NOT_OK(on_cut_());
+      }
+    }
+    return Status::OK();
+  }
+  Status Flush() {
+    if (cur_.num_rows == 0) return Status::OK();
+    if (track_) track_(BatchBytes(cur_));
+    LITHIFY_RETURN_NOT_OK(emit_(cur_));
+    emitted_ += cur_.num_rows;
+    ResetBatch(schema_, &cur_);
+    return Status::OK();
+  }
+  int64_t buffered_bytes() const { return BatchBytes(cur_); }
+  // Called with the batch's bytes before each emit (memory accounting).
+  void set_track(std::function<void(int64_t)> track) { track_ = std::move(track); }
+
+ private:
+  const parquet::Schema& schema_;
+  int64_t max_rows_, max_bytes_;
+  std::vector<int64_t> cuts_;
+  size_t next_cut_ = 0;
+  int64_t emitted_ = 0;
+  const ExternalSorter::EmitFn& emit_;
+  const std::function<Status()>& on_cut_;
+  std::function<void(int64_t)> track_;
+  parquet::RowBatch cur_;
+};
+
+// Sorted runs are read back through streams that share this much memory.
+constexpr int64_t kMinStreamBytes = 64 << 10;
+
+}  // namespace
+
+int64_t BatchBytes(const parquet::RowBatch& batch) {
+  int64_t n = 0;
+  for (const parquet::ColumnData& c : batch.columns) {
+    n += static_cast<int64_t>(c.def_levels.size() + c.rep_levels.size()) * 2;
+    n += static_cast<int64_t>(c.values.fixed.size() + c.values.data.size());
+    n += static_cast<int64_t>(c.values.offsets.size()) * 8;
+  }
+  return n;
+}
+
+void AppendRows(const parquet::RowBatch& src, int64_t begin, int64_t end, parquet::RowBatch* dst) {
+  AppendIndexed(src, RowIndex::Of(src), begin, end, dst);
+}
+
+// One sorted run being merged.
+struct RunCursor {
+  int id = 0;
+  std::unique_ptr<parquet::FileReader> reader;
+  int rg = 0;
+  std::unique_ptr<parquet::RowGroupStream> stream;
+  parquet::RowBatch batch;
+  std::string keys;
+  RowIndex index;
+  int64_t pos = 0;
+  bool done = false;
+
+  const char* key(int64_t r, int w) const { return keys.data() + r * w; }
+};
+
+struct ExternalSorter::Impl {
+  const parquet::Schema* schema = nullptr;
+  int key_width = 0;
+  KeyFn key_fn;
+  SortOptions options;
+  std::unique_ptr<io::FileSystem> owned_fs;
+  io::FileSystem* fs = nullptr;
+  std::string dir;
+  std::string run_prefix;
+  bool made_dir = false;
+  SortStats stats;
+  // Sizing, all derived from the budget (see Make).
+  int64_t row_group_bytes = 0;  // spill row groups (the writer buffers one)
+  int64_t page_bytes = 0;       // spill pages (a reader holds one per column)
+  int64_t stream_bytes = 0;     // one merge stream's batch
+  int64_t chunk_limit = 0;      // buffered bytes before a spill
+  size_t fan_in = 2;            // runs merged at once
+
+  // The in-memory chunk.
+  std::vector<parquet::RowBatch> batches;
+  std::vector<std::string> keys;
+  std::vector<RowIndex> index;
+  int64_t chunk_bytes = 0;
+  std::vector<std::string> runs;   // current sorted runs, in input order
+  std::vector<std::string> files;  // every file created (deleted at the end)
+  int next_file = 0;
+
+  ~Impl() { Cleanup(); }
+
+  void Cleanup() {
+    for (const std::string& r : files) (void)fs->Delete(r);
+    files.clear();
+    runs.clear();
+    if (made_dir) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+      made_dir = false;
+    }
+  }
+
+  void Track(int64_t bytes) { stats.peak_buffered_bytes = std::max(stats.peak_buffered_bytes, bytes); }
+
+  Status EnsureDir() {
+    if (!dir.empty()) return Status::OK();
+    run_prefix = "lithify-sort-" + NewUuid() + "-";
+    if (!options.spill_dir.empty()) {
+      dir = options.spill_dir;  // runs are named uniquely; no directory of our own
+      return Status::OK();
+    }
+    const char* tmp = getenv("TMPDIR");
+    std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/lithify-sort-XXXXXX";
+    if (mkdtemp(tmpl.data()) == nullptr) {
+      return Status::IOError("cannot create a temporary directory for sort runs ({}): {}", tmpl, strerror(errno));
+    }
+    dir = tmpl;
+    made_dir = true;
+    return Status::OK();
+  }
+
+  // Stable order of the chunk's rows by key: (batch << 32 | row) refs.
+  std::vector<uint64_t> SortedRefs() const {
+    std::vector<uint64_t> refs;
+    for (size_t b = 0; b < batches.size(); ++b) {
+      for (int64_t r = 0; r < batches[b].num_rows; ++r) refs.push_back((uint64_t{b} << 32) | static_cast<uint64_t>(r));
+    }
+    const size_t w = static_cast<size_t>(key_width);
+    std::stable_sort(refs.begin(), refs.end(), [&](uint64_t a, uint64_t b) {
+      return std::memcmp(keys[a >> 32].data() + (a & 0xffffffffu) * w, keys[b >> 32].data() + (b & 0xffffffffu) * w,
+                         w) < 0;
+    });
+    return refs;
+  }
+
+  // Emits the chunk's rows in key order through `out`; `extra` = other bytes held meanwhile.
+  Status EmitChunk(OutputBuilder* out, int64_t extra) {
+    std::vector<uint64_t> refs = SortedRefs();
+    // chunk_bytes counted the refs and the sort buffer already; add the output batch.
+    out->set_track([this, extra](int64_t batch) { Track(chunk_bytes + extra + batch); });
+    for (size_t i = 0; i < refs.size();) {
+      const uint64_t b = refs[i] >> 32;
+      const int64_t begin = static_cast<int64_t>(refs[i] & 0xffffffffu);
+      size_t j = i + 1;
+      while (j < refs.size() && refs[j] == refs[j - 1] + 1 && (refs[j] >> 32) == b) ++j;
+      LITHIFY_RETURN_NOT_OK(out->Append(batches[b], index[b], begin, begin + static_cast<int64_t>(j - i)));
+      i = j;
+    }
+    return out->Flush();
+  }
+
+  void ClearChunk() {
+    batches.clear();
+    keys.clear();
+    index.clear();
+    chunk_bytes = 0;
+  }
+
+  // Writes one sorted run from what `fill` appends (in key order); returns its path.
+  Result<std::string> WriteRun(const std::function<Status(OutputBuilder*)>& fill) {
+    LITHIFY_RETURN_NOT_OK(EnsureDir());
+    const std::string path = io::JoinPath(dir, fmt::format("{}run-{:05}.parquet", run_prefix, next_file++));
+    files.push_back(path);  // registered first, so a partial file is deleted too
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<io::OutputStream> os, fs->Create(path), "sort run {}", path);
+    parquet::WriterOptions wo;
+    wo.codec = parquet::CompressionCodec::kUncompressed;  // written once, read once: CPU matters, not bytes
+    wo.enable_dictionary = false;
+    wo.write_page_checksums = false;
+    wo.row_group_size_bytes = row_group_bytes;
+    wo.page_size_bytes = page_bytes;
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileWriter> w,
+                                 parquet::FileWriter::Open(std::move(os), *schema, wo), "sort run {}", path);
+    const EmitFn emit = [&](const parquet::RowBatch& b) { return w->WriteBatch(b); };
+    const std::function<Status()> no_cut;
+    OutputBuilder out(*schema, options.output_batch_rows, row_group_bytes, {}, emit, no_cut);
+    Status st = fill(&out);
+    if (!st.ok()) {
+      w->Abandon();
+      return st.WithContextF("sort run {}", path);
+    }
+    LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::FileMetaData md, w->Close(), "sort run {}", path);
+    (void)md;
+    stats.bytes_spilled += w->EstimatedFileSize();
+    return path;
+  }
+
+  Status Spill() {
+    // Held meanwhile: the writer's row group (at most row_group_bytes).
+    LITHIFY_ASSIGN_OR_RETURN(std::string path,
+                             WriteRun([&](OutputBuilder* out) { return EmitChunk(out, row_group_bytes); }));
+    runs.push_back(path);
+    ++stats.runs_spilled;
+    ClearChunk();
+    return Status::OK();
+  }
+
+  // Merges `inputs` (sorted runs, in input order) into `out`; `extra` = other bytes held.
+  Status MergeRuns(const std::vector<std::string>& inputs, OutputBuilder* out, int64_t extra);
+
+  // Merges groups of fan_in runs into longer runs until at most fan_in remain.
+  Status ReduceRuns() {
+    while (runs.size() > fan_in) {
+      std::vector<std::string> next;
+      for (size_t g = 0; g < runs.size(); g += fan_in) {
+        std::vector<std::string> group(runs.begin() + static_cast<std::ptrdiff_t>(g),
+                                       runs.begin() + static_cast<std::ptrdiff_t>(std::min(runs.size(), g + fan_in)));
+        if (group.size() == 1) {
+          next.push_back(group[0]);
+          continue;
+        }
+        LITHIFY_ASSIGN_OR_RETURN(std::string path, WriteRun([&](OutputBuilder* out) {
+                                   return MergeRuns(group, out, row_group_bytes);  // + the writer's row group
+                                 }));
+        for (const std::string& r : group) (void)fs->Delete(r);
+        next.push_back(path);
+      }
+      runs = std::move(next);
+    }
+    return Status::OK();
+  }
+};
+
+Status ExternalSorter::Impl::MergeRuns(const std::vector<std::string>& inputs, OutputBuilder* out, int64_t extra) {
+  const int w = key_width;
+  std::vector<std::unique_ptr<RunCursor>> cursors;
+  auto load = [&](RunCursor* c) -> Status {
+    // Next non-empty batch of the run, or done.
+    while (true) {
+      if (!c->stream) {
+        if (c->rg >= c->reader->num_row_groups()) {
+          c->done = true;
+          c->batch = parquet::RowBatch();
+          c->keys.clear();
+          c->index = RowIndex();
+          return Status::OK();
+        }
+        // Rows per batch from the row group's average row size, so that batches end by
+        // row count inside the byte budget (the reader's exact byte cut is a slow path).
+        const parquet::RowGroup& g = c->reader->metadata().row_groups[c->rg];
+        const int64_t row_bytes = std::max<int64_t>(1, g.total_byte_size / std::max<int64_t>(1, g.num_rows));
+        const int64_t rows = std::clamp<int64_t>(stream_bytes / (2 * row_bytes), 1, options.output_batch_rows);
+        LITHIFY_ASSIGN_OR_RETURN(c->stream, c->reader->OpenRowGroup(c->rg, {}, rows));
+      }
+      LITHIFY_ASSIGN_OR_RETURN(bool more, c->stream->Next(&c->batch));
+      if (!more) {
+        c->stream.reset();
+        ++c->rg;
+        continue;
+      }
+      c->keys.clear();
+      LITHIFY_RETURN_NOT_OK(key_fn(c->batch, &c->keys));
+      if (static_cast<int64_t>(c->keys.size()) != c->batch.num_rows * w) {
+        return Status::Internal("sort key function gave {} bytes for {} rows of width {}", c->keys.size(),
+                                c->batch.num_rows, w);
+      }
+      c->index = RowIndex::Of(c->batch);
+      c->pos = 0;
+      return Status::OK();
+    }
+  };
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto c = std::make_unique<RunCursor>();
+    c->id = static_cast<int>(i);
+    parquet::ReadOptions ro;
+    ro.verify_checksums = false;
+    ro.max_batch_bytes = stream_bytes;  // the safety net; batches are sized by rows below
+    LITHIFY_ASSIGN_OR_RETURN_CTX(c->reader, parquet::FileReader::Open(fs, inputs[i], ro), "sort run {}", inputs[i]);
+    LITHIFY_RETURN_NOT_OK_CTX(load(c.get()), "sort run {}", inputs[i]);
+    cursors.push_back(std::move(c));
+  }
+  // Each open reader also holds about one page per column (compressed and decoded).
+  const int64_t readers = static_cast<int64_t>(inputs.size()) * schema->num_leaves() * page_bytes * 2;
+  auto track = [&]() {
+    int64_t held = extra + readers + out->buffered_bytes();
+    for (auto& k : cursors) held += BatchBytes(k->batch) + static_cast<int64_t>(k->keys.size()) + k->index.bytes();
+    Track(held);
+  };
+  track();
+  // Min-heap on (key at pos, run id): equal keys come from earlier runs first (stable).
+  auto later = [w](const RunCursor* a, const RunCursor* b) {
+    int c = std::memcmp(a->key(a->pos, w), b->key(b->pos, w), static_cast<size_t>(w));
+    return c != 0 ? c > 0 : a->id > b->id;
+  };
+  std::priority_queue<RunCursor*, std::vector<RunCursor*>, decltype(later)> heap(later);
+  for (auto& c : cursors) {
+    if (!c->done) heap.push(c.get());
+  }
+  while (!heap.empty()) {
+    RunCursor* c = heap.top();
+    heap.pop();
+    // Take rows from this run while they sort before the next run's current row.
+    int64_t end = c->pos + 1;
+    const RunCursor* next = heap.empty() ? nullptr : heap.top();
+    while (end < c->batch.num_rows) {
+      if (next != nullptr) {
+        int cmp = std::memcmp(c->key(end, w), next->key(next->pos, w), static_cast<size_t>(w));
+        if (cmp > 0 || (cmp == 0 && c->id > next->id)) break;
+      }
+      ++end;
+    }
+    LITHIFY_RETURN_NOT_OK(out->Append(c->batch, c->index, c->pos, end));
+    c->pos = end;
+    if (c->pos >= c->batch.num_rows) {
+      track();
+      LITHIFY_RETURN_NOT_OK_CTX(load(c), "sort run {}", inputs[c->id]);
+    }
+    if (!c->done) heap.push(c);
+  }
+  return out->Flush();
+}
+
+ExternalSorter::ExternalSorter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ExternalSorter::~ExternalSorter() = default;
+
+Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(const parquet::Schema* schema, int key_width,
+                                                            KeyFn key_fn, SortOptions options) {
+  if (schema == nullptr) return Status::InvalidArgument("external sort: no schema");
+  if (key_width < 1) return Status::InvalidArgument("external sort: key width must be positive, got {}", key_width);
+  if (options.memory_budget < 1) {
+    return Status::InvalidArgument("external sort: the memory budget must be positive, got {}", options.memory_budget);
+  }
+  if (options.output_batch_rows < 1) {
+    return Status::InvalidArgument("external sort: output batch rows must be positive, got {}",
+                                   options.output_batch_rows);
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->schema = schema;
+  impl->key_width = key_width;
+  impl->key_fn = std::move(key_fn);
+  impl->options = std::move(options);
+  if (impl->options.spill_fs == nullptr) impl->owned_fs = io::NewLocalFileSystem();
+  impl->fs = impl->options.spill_fs ? impl->options.spill_fs : impl->owned_fs.get();
+  // Budget shares: a chunk of half the budget (spilled with the writer's row group and
+  // the builder's batch, an eighth each); merging, each open run costs its stream's batch
+  // (with keys and row index) plus about one page per column, and the runs merged at once
+  // share 3/8 of the budget -- more runs are first merged in groups (ReduceRuns).
+  const int64_t budget = impl->options.memory_budget;
+  impl->row_group_bytes = std::max<int64_t>(kMinStreamBytes, budget / 8);
+  impl->page_bytes = std::clamp<int64_t>(budget / 256, 4 << 10, 256 << 10);
+  impl->stream_bytes = std::max<int64_t>(4 << 10, budget / 64);
+  impl->chunk_limit = std::max<int64_t>(1, budget / 2);
+  const int64_t per_run = 2 * impl->stream_bytes + 2 * schema->num_leaves() * impl->page_bytes;
+  impl->fan_in = static_cast<size_t>(std::clamp<int64_t>(budget * 3 / 8 / std::max<int64_t>(1, per_run), 2, 512));
+  return std::unique_ptr<ExternalSorter>(new ExternalSorter(std::move(impl)));
+}
+
+Status ExternalSorter::Add(parquet::RowBatch batch) {
+  Impl& s = *impl_;
+  if (batch.num_rows == 0) return Status::OK();
+  if (static_cast<int>(batch.columns.size()) != s.schema->num_leaves()) {
+    return Status::InvalidArgument("external sort: batch has {} columns, the schema {} leaves", batch.columns.size(),
+                                   s.schema->num_leaves());
+  }
+  std::string keys;
+  LITHIFY_RETURN_NOT_OK(s.key_fn(batch, &keys));
+  if (static_cast<int64_t>(keys.size()) != batch.num_rows * s.key_width) {
+    return Status::Internal("sort key function gave {} bytes for {} rows of width {}", keys.size(), batch.num_rows,
+                            s.key_width);
+  }
+  // Per buffered row: its key, its row index entries and an 8-byte ref (doubled by the
+  // stable sort's buffer).
+  RowIndex ix = RowIndex::Of(batch);
+  const int64_t bytes = BatchBytes(batch) + static_cast<int64_t>(keys.size()) + ix.bytes() + batch.num_rows * 16;
+  if (!s.batches.empty() && s.chunk_bytes + bytes > s.chunk_limit) LITHIFY_RETURN_NOT_OK(s.Spill());
+  s.chunk_bytes += bytes;
+  s.stats.rows += batch.num_rows;
+  s.Track(s.chunk_bytes);
+  s.batches.push_back(std::move(batch));
+  s.keys.push_back(std::move(keys));
+  s.index.push_back(std::move(ix));
+  return Status::OK();
+}
+
+Status ExternalSorter::AddCopy(const parquet::RowBatch& batch) {
+  if (static_cast<int>(batch.columns.size()) != impl_->schema->num_leaves()) {
+    return Status::InvalidArgument("external sort: batch has {} columns, the schema {} leaves", batch.columns.size(),
+                                   impl_->schema->num_leaves());
+  }
+  parquet::RowBatch copy;
+  ResetBatch(*impl_->schema, &copy);
+  AppendRows(batch, 0, batch.num_rows, &copy);
+  return Add(std::move(copy));
+}
+
+Status ExternalSorter::Finish(const std::vector<int64_t>& cuts, const EmitFn& emit,
+                              const std::function<Status()>& on_cut) {
+  Impl& s = *impl_;
+  for (size_t i = 0; i < cuts.size(); ++i) {
+    if (cuts[i] <= 0 || cuts[i] >= s.stats.rows || (i > 0 && cuts[i] <= cuts[i - 1])) {
+      return Status::InvalidArgument("external sort: cut {} is not within (0, {}) ascending", cuts[i], s.stats.rows);
+    }
+  }
+  Status st;
+  if (s.runs.empty()) {
+    // Everything fits: sort in memory, no temporary file. The output batch is bounded
+    // by the row limit and by what the budget leaves.
+    OutputBuilder out(*s.schema, s.options.output_batch_rows, s.row_group_bytes, cuts, emit, on_cut);
+    st = s.EmitChunk(&out, 0);
+    s.ClearChunk();
+  } else {
+    if (!s.batches.empty()) st = s.Spill();
+    if (st.ok()) st = s.ReduceRuns();
+    if (st.ok()) {
+      OutputBuilder out(*s.schema, s.options.output_batch_rows, s.row_group_bytes, cuts, emit, on_cut);
+      st = s.MergeRuns(s.runs, &out, 0);
+    }
+  }
+  s.Cleanup();
+  return st;
+}
+
+int64_t ExternalSorter::rows() const { return impl_->stats.rows; }
+const SortStats& ExternalSorter::stats() const { return impl_->stats; }
+
+}  // namespace lithify::exec

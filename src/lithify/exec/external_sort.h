@@ -1,0 +1,102 @@
+// ExternalSorter: sorts the rows of many RowBatches by a fixed-width byte key under a
+// memory budget, spilling sorted runs to temporary Parquet files and merging them back
+// as a stream. This is the inner loop of Z-order and liquid clustering (a bin far larger
+// than memory is sorted by its curve key and cut into files).
+//
+//   Make(schema, key_width, key_fn, options) -> Add(batch)* -> Finish(cuts, emit, on_cut)
+//
+// Keys: key_fn appends key_width bytes per row of a batch; rows are ordered by their
+// keys compared as unsigned bytes (memcmp), ties in arrival order (the sort is stable,
+// so equal keys keep the input order). Keys are not spilled: key_fn is called again on
+// the batches read back from a run, so it must be a pure function of the row.
+//
+// Memory: buffered batches, their keys and the row index are counted (BatchBytes) and
+// held under options.memory_budget: before a batch would push the total over it, the
+// buffered rows are sorted and written as one run (uncompressed Parquet, row groups of at
+// most a quarter of the budget). A single batch larger than the budget is accepted alone
+// (the caller bounds input batches). The merge reads every run through a stream whose
+// batch budget is the memory budget divided among the runs and the output batch, so the
+// merge also stays near the budget; the number of runs is about input bytes / budget.
+// stats().peak_buffered_bytes reports the high-water mark of counted bytes: the chunk,
+// the batch being emitted, a spill writer's row group (reserved at its limit), the merge's
+// streams, keys, row indexes and an estimate of their readers' pages. Not counted: what
+// the caller does with emitted batches (its writer; ClusteringBinIo's callers keep that
+// to a quarter of the budget) and the batch Add is given.
+//
+// Temporary files live in a fresh directory (options.spill_dir, default a mkdtemp
+// directory under $TMPDIR or /tmp) on options.spill_fs (default the local filesystem)
+// and are deleted when the sorter is destroyed, whatever happened (Finish, an error, or
+// abandonment). Errors name the run file.
+//
+// Output: Finish emits every row exactly once in key order, in batches of at most
+// options.output_batch_rows rows whose columns point at `schema`'s leaves. `cuts` are
+// ascending row counts (0 < cut < rows()) at which a batch always ends; after the batch
+// ending at a cut, on_cut() is called (callers start a new output file there, which
+// range-partitions the output on the key).
+//
+// Not thread-safe; one sorter per bin.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/parquet/column_batch.h"
+#include "lithify/parquet/schema.h"
+
+namespace lithify::exec {
+
+struct SortOptions {
+  int64_t memory_budget = int64_t{256} << 20;  // bytes of buffered rows + keys (>= 1)
+  io::FileSystem* spill_fs = nullptr;          // nullptr = the local filesystem
+  std::string spill_dir;                       // "" = a fresh mkdtemp directory
+  int64_t output_batch_rows = 16 * 1024;       // rows per emitted batch (>= 1)
+};
+
+struct SortStats {
+  int64_t rows = 0;                 // rows added
+  int64_t runs_spilled = 0;         // sorted runs written to temporary files
+  int64_t bytes_spilled = 0;        // their total file size
+  int64_t peak_buffered_bytes = 0;  // high-water mark of counted bytes (see header)
+};
+
+// Counted bytes of a batch: levels, values, offsets and payload.
+int64_t BatchBytes(const parquet::RowBatch& batch);
+
+// Appends rows [begin, end) of `src` to `dst` (same columns; nested columns included:
+// a row's level range starts at each repetition level 0). `dst` must have as many columns
+// as `src`, initialized with ColumnData::Reset.
+void AppendRows(const parquet::RowBatch& src, int64_t begin, int64_t end, parquet::RowBatch* dst);
+
+class ExternalSorter {
+ public:
+  using KeyFn = std::function<Status(const parquet::RowBatch& batch, std::string* keys)>;
+  using EmitFn = std::function<Status(const parquet::RowBatch& batch)>;
+
+  // `schema` describes the batches (every leaf, in leaf order) and must outlive the
+  // sorter. InvalidArgument for key_width < 1 or a non-positive budget / batch size.
+  static Result<std::unique_ptr<ExternalSorter>> Make(const parquet::Schema* schema, int key_width, KeyFn key_fn,
+                                                      SortOptions options = {});
+  ~ExternalSorter();
+
+  // Takes the rows of `batch` (columns: every leaf of the schema, in order).
+  Status Add(parquet::RowBatch batch);
+  // The same for a batch the caller keeps (its rows are copied).
+  Status AddCopy(const parquet::RowBatch& batch);
+  // Emits all rows in key order (see the header comment). Call once.
+  Status Finish(const std::vector<int64_t>& cuts, const EmitFn& emit, const std::function<Status()>& on_cut);
+
+  int64_t rows() const;
+  const SortStats& stats() const;
+
+ private:
+  struct Impl;
+  explicit ExternalSorter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lithify::exec

@@ -1,0 +1,229 @@
+// Tests of exec::ExternalSorter: key order, stability, nested columns, cuts, spilling
+// under a small budget with temporary files removed, and the in-memory path.
+#include "lithify/exec/external_sort.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "lithify/parquet/row_builder.h"
+#include "lithify/parquet/rows_json.h"
+#include "lithify/parquet/schema_builder.h"
+
+namespace lithify::exec {
+namespace {
+
+using parquet::FieldSpec;
+using parquet::Value;
+
+struct Fixture {
+  parquet::Schema schema;
+  std::vector<parquet::RowBatch> batches;
+  std::vector<std::string> lines;  // every input row rendered
+};
+
+std::string Render(const parquet::Schema& s, const parquet::RowBatch& b) {
+  std::string out;
+  const std::vector<int>& fields = s.top_level_fields();
+  EXPECT_TRUE(parquet::RenderRows(s, fields, b, parquet::RowFormat::kJsonLines, -1, &out).ok());
+  return out;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> v;
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t e = text.find('\n', p);
+    if (e == std::string::npos) e = text.size();
+    v.push_back(text.substr(p, e - p));
+    p = e + 1;
+  }
+  return v;
+}
+
+// k: long (the key, with duplicates), seq: long (arrival order), s: nullable string,
+// l: list<int> of 0..2 items (nested levels).
+Fixture Make(int rows, int batch_rows, uint32_t seed) {
+  Fixture f;
+  auto s = parquet::BuildSchema({FieldSpec::Long("k", false), FieldSpec::Long("seq", false), FieldSpec::String("s"),
+                                 FieldSpec::List("l", FieldSpec::Int("e"))});
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  f.schema = std::move(*s);
+  std::mt19937 rng(seed);
+  parquet::RowBatchBuilder b(f.schema);
+  for (int i = 0; i < rows; ++i) {
+    const int64_t k = static_cast<int64_t>(rng() % 500) - 250;
+    std::vector<Value> items;
+    for (int j = 0; j < i % 3; ++j) items.push_back(Value::Int(i + j));
+    EXPECT_TRUE(b.Append({Value::Int(k), Value::Int(i),
+                          i % 7 == 0 ? Value::Null() : Value::String("row-" + std::to_string(i) + "-padding"),
+                          i % 5 == 0 ? Value::Null() : Value::List(std::move(items))})
+                    .ok());
+    if (b.num_rows() == batch_rows || i == rows - 1) {
+      parquet::RowBatch batch = b.Finish();
+      for (std::string& l : Lines(Render(f.schema, batch))) f.lines.push_back(std::move(l));
+      f.batches.push_back(std::move(batch));
+    }
+  }
+  return f;
+}
+
+int64_t Long(const parquet::ColumnData& c, int64_t i) { return c.values.value<int64_t>(i); }
+
+ExternalSorter::KeyFn KeyOfK() {
+  return [](const parquet::RowBatch& b, std::string* keys) {
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      uint64_t u = static_cast<uint64_t>(Long(b.columns[0], r)) ^ (uint64_t{1} << 63);
+      for (int i = 7; i >= 0; --i) keys->push_back(static_cast<char>((u >> (8 * i)) & 0xff));
+    }
+    return Status::OK();
+  };
+}
+
+struct Output {
+  std::vector<std::string> lines;
+  std::vector<std::pair<int64_t, int64_t>> k_seq;
+  std::vector<int64_t> batch_ends;  // cumulative rows at each emitted batch's end
+  std::vector<int64_t> cut_rows;    // cumulative rows when on_cut ran
+};
+
+Output RunSort(Fixture& f, SortOptions o, const std::vector<int64_t>& cuts, SortStats* stats) {
+  auto sorter = ExternalSorter::Make(&f.schema, 8, KeyOfK(), o);
+  EXPECT_TRUE(sorter.ok()) << sorter.status().ToString();
+  for (parquet::RowBatch& b : f.batches) EXPECT_TRUE((*sorter)->Add(std::move(b)).ok());
+  Output out;
+  int64_t total = 0;
+  Status st = (*sorter)->Finish(
+      cuts,
+      [&](const parquet::RowBatch& b) {
+        for (std::string& l : Lines(Render(f.schema, b))) out.lines.push_back(std::move(l));
+        for (int64_t r = 0; r < b.num_rows; ++r) out.k_seq.push_back({Long(b.columns[0], r), Long(b.columns[1], r)});
+        total += b.num_rows;
+        out.batch_ends.push_back(total);
+        return Status::OK();
+      },
+      [&]() {
+        out.cut_rows.push_back(total);
+        return Status::OK();
+      });
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  *stats = (*sorter)->stats();
+  return out;
+}
+
+void ExpectSortedStableSameRows(const Fixture& f, const Output& out) {
+  ASSERT_EQ(out.lines.size(), f.lines.size());
+  for (size_t i = 1; i < out.k_seq.size(); ++i) {
+    ASSERT_LE(out.k_seq[i - 1].first, out.k_seq[i].first) << "row " << i;
+    if (out.k_seq[i - 1].first == out.k_seq[i].first) {
+      ASSERT_LT(out.k_seq[i - 1].second, out.k_seq[i].second) << "equal keys keep arrival order, row " << i;
+    }
+  }
+  std::vector<std::string> a = f.lines, b = out.lines;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/lithify-sort-test-XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+  size_t entries() const {
+    return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(path_), {}));
+  }
+
+ private:
+  std::string path_;
+};
+
+TEST(ExternalSortTest, InMemorySortIsStableAndKeepsEveryRow) {
+  Fixture f = Make(3000, 250, 1);
+  SortStats stats;
+  Output out = RunSort(f, SortOptions{}, {}, &stats);
+  ExpectSortedStableSameRows(f, out);
+  EXPECT_EQ(stats.runs_spilled, 0);
+  EXPECT_EQ(stats.rows, 3000);
+}
+
+TEST(ExternalSortTest, SpillsUnderASmallBudgetMergesAndRemovesItsFiles) {
+  Fixture f = Make(40000, 500, 2);
+  int64_t input_bytes = 0;
+  for (const auto& b : f.batches) input_bytes += BatchBytes(b);
+  TempDir dir;
+  SortOptions o;
+  o.memory_budget = 256 << 10;
+  o.spill_dir = dir.path();
+  o.output_batch_rows = 1000;
+  ASSERT_GT(input_bytes, 4 * o.memory_budget) << "the test needs a bin several times the budget";
+  SortStats stats;
+  Output out = RunSort(f, o, {10000, 25000}, &stats);
+  ExpectSortedStableSameRows(f, out);
+  EXPECT_GE(stats.runs_spilled, 4);
+  EXPECT_GT(stats.bytes_spilled, 0);
+  EXPECT_LE(stats.peak_buffered_bytes, o.memory_budget);
+  EXPECT_EQ(out.cut_rows, (std::vector<int64_t>{10000, 25000}));
+  for (int64_t c : {10000, 25000}) {
+    EXPECT_NE(std::find(out.batch_ends.begin(), out.batch_ends.end(), c), out.batch_ends.end()) << c;
+  }
+  EXPECT_EQ(dir.entries(), 0u) << "sort runs must be removed";
+}
+
+TEST(ExternalSortTest, AbandonedSorterRemovesItsRuns) {
+  Fixture f = Make(20000, 500, 3);
+  TempDir dir;
+  SortOptions o;
+  o.memory_budget = 128 << 10;
+  o.spill_dir = dir.path();
+  {
+    auto sorter = ExternalSorter::Make(&f.schema, 8, KeyOfK(), o);
+    ASSERT_TRUE(sorter.ok());
+    for (parquet::RowBatch& b : f.batches) ASSERT_TRUE((*sorter)->Add(std::move(b)).ok());
+    EXPECT_GT((*sorter)->stats().runs_spilled, 0);
+    EXPECT_GT(dir.entries(), 0u);
+  }
+  EXPECT_EQ(dir.entries(), 0u);
+}
+
+TEST(ExternalSortTest, KeyErrorsAndBadCutsAreReported) {
+  Fixture f = Make(10, 10, 4);
+  auto bad = ExternalSorter::Make(&f.schema, 8, [](const parquet::RowBatch&, std::string* k) {
+    k->append("x");
+    return Status::OK();
+  });
+  ASSERT_TRUE(bad.ok());
+  EXPECT_FALSE((*bad)->Add(std::move(f.batches[0])).ok());
+  Fixture g = Make(10, 10, 4);
+  auto sorter = ExternalSorter::Make(&g.schema, 8, KeyOfK());
+  ASSERT_TRUE(sorter.ok());
+  ASSERT_TRUE((*sorter)->Add(std::move(g.batches[0])).ok());
+  Status st = (*sorter)->Finish({10}, [](const parquet::RowBatch&) { return Status::OK(); }, {});
+  EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
+  EXPECT_FALSE(ExternalSorter::Make(&g.schema, 0, KeyOfK()).ok());
+}
+
+TEST(ExternalSortTest, AppendRowsCopiesNestedRanges) {
+  Fixture f = Make(30, 30, 5);
+  parquet::RowBatch dst;
+  dst.columns.resize(f.batches[0].columns.size());
+  for (int l = 0; l < f.schema.num_leaves(); ++l) {
+    dst.columns[l].Reset(f.schema.leaf(l));
+    dst.columns[l].leaf_index = l;
+  }
+  AppendRows(f.batches[0], 10, 20, &dst);
+  AppendRows(f.batches[0], 2, 3, &dst);
+  std::vector<std::string> got = Lines(Render(f.schema, dst));
+  ASSERT_EQ(got.size(), 11u);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(got[i], f.lines[10 + i]);
+  EXPECT_EQ(got[10], f.lines[2]);
+}
+
+}  // namespace
+}  // namespace lithify::exec

@@ -1,0 +1,92 @@
+// The `lithify serve` back end: JSON endpoints over the simulator, diagnose, describe,
+// files and OPTIMIZE --dry-run, and the embedded web panel (web/, built by npm at build
+// time and compiled into the binary, so nothing is read from disk or a CDN at run time).
+//
+// Handlers are plain functions from an ApiRequest (method, path, query parameters, body)
+// to an ApiResponse (HTTP status + JSON), so they are tested without sockets
+// (server_test.cc); Serve() only adapts cpp-httplib to them.
+//
+// Endpoints (every one validates all of its input; a bad value is a 400 naming the
+// parameter, never a crash or a hang):
+//   GET  /api/tables                          the tables given at start
+//   GET  /api/describe?table=T[&limit=N]      DESCRIBE DETAIL + HISTORY (N in 1..1000, 50)
+//   GET  /api/files?table=T[&limit=N]         live files (first N in 0..10000, 200), files
+//                                             per partition and a file-size histogram
+//   GET  /api/optimize?table=T[&target_file_size=S][&min_file_size=S]
+//        [&max_deleted_rows_ratio=R][&reorg=0|1]   OPTIMIZE / REORG PURGE dry run: plan,
+//                                             metrics and the decision log; writes nothing
+//   GET  /api/diagnose?table=T                the diagnose findings
+//   POST /api/simulate   (JSON body)          the maintenance simulator
+// Status codes: 400 malformed/out-of-range input, 404 unknown endpoint or a table that was
+// not given at start (arbitrary paths are never served), 405 wrong method, 413 body over
+// ServerConfig::max_body_bytes, 503 a component this build lacks, 500 a table that cannot
+// be read (the message names the file). Error bodies are {"error":{"status","message"}}.
+//
+// Thread safety: HandleApi is reentrant (the config is read-only); Serve runs handlers on
+// cpp-httplib's worker pool. Memory: one request's result at a time per worker; file
+// listings are capped by `limit`, aggregates are computed while streaming the list.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/base/status.h"
+#include "lithify/io/filesystem.h"
+
+namespace lithify::server {
+
+struct ServerConfig {
+  std::vector<std::string> tables;  // the only table roots the API will open
+  io::FileSystem* fs = nullptr;     // not owned; must outlive the server
+  size_t max_body_bytes = 64 * 1024;
+};
+
+struct ApiRequest {
+  std::string method = "GET";
+  std::string path;                           // "/api/describe"
+  std::multimap<std::string, std::string> params;  // decoded query parameters
+  std::string body;
+};
+
+struct ApiResponse {
+  int status = 200;
+  nlohmann::ordered_json body;
+};
+
+// Routes one /api/ request. Never throws (exceptions become a 500).
+ApiResponse HandleApi(const ServerConfig& config, const ApiRequest& request);
+
+// True when this build has the endpoint's component (simulate, diagnose); false means the
+// endpoint answers 503.
+bool HasSimulator();
+bool HasDiagnose();
+
+// One embedded file of the web panel. FindAsset("/") is index.html; nullptr when unknown.
+struct Asset {
+  std::string_view path;          // "/index.html"
+  std::string_view content_type;  // "text/html; charset=utf-8"
+  std::string_view data;
+};
+const Asset* FindAsset(std::string_view path);
+std::vector<std::string_view> AssetPaths();
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0 = any free port
+  // Called once the socket is bound, with the bound port (the URL is printed from here).
+  std::function<void(int port)> on_listening;
+  // Serve() returns once this returns true (polled every 100 ms), e.g. after SIGINT.
+  std::function<bool()> should_stop;
+};
+
+// Binds, serves until should_stop() is true, then shuts down cleanly. IOError naming the
+// address when it cannot bind.
+Status Serve(const ServerConfig& config, const ServeOptions& options);
+
+}  // namespace lithify::server

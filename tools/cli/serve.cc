@@ -1,0 +1,74 @@
+// `lithify serve [--port 8080] [--host 127.0.0.1] [--table PATH ...]`: the web panel and
+// its JSON API (src/lithify/server). Binds to localhost unless --host says otherwise;
+// only the --table paths are ever opened. Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lithify/io/filesystem.h"
+#include "lithify/server/server.h"
+#include "tools/cli/cli.h"
+
+namespace lithify::cli {
+namespace {
+
+struct ServeFlags {
+  int port = 8080;
+  std::string host = "127.0.0.1";
+  std::vector<std::string> tables;
+};
+
+volatile std::sig_atomic_t g_stop = 0;
+void OnSignal(int) { g_stop = 1; }
+
+Status RunServe(const ServeFlags& f, const Context& ctx) {
+  if (f.port < 0 || f.port > 65535) return UsageError("--port: must be within [0, 65535], got {}", f.port);
+  if (f.host.empty()) return UsageError("--host: must not be empty");
+  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  for (const std::string& t : f.tables) {
+    // Refuse a path that is not a Delta table now, not on the first request.
+    Result<std::vector<io::FileInfo>> log = fs->ListFrom(t + "/_delta_log", "");
+    if (!log.ok() || log->empty()) return UsageError("--table {}: not a Delta table (no _delta_log)", t);
+  }
+  server::ServerConfig config;
+  config.fs = fs.get();
+  config.tables = f.tables;
+  server::ServeOptions opts;
+  opts.host = f.host;
+  opts.port = f.port;
+  opts.on_listening = [&](int port) {
+    std::string host = f.host.find(':') != std::string::npos ? "[" + f.host + "]" : f.host;
+    if (ctx.json) {
+      std::printf("{\"url\":\"http://%s:%d/\",\"port\":%d}\n", host.c_str(), port, port);
+    } else {
+      std::printf("lithify panel: http://%s:%d/  (%zu table(s); Ctrl-C to stop)\n", host.c_str(), port,
+                  f.tables.size());
+    }
+    std::fflush(stdout);
+  };
+  opts.should_stop = [] { return g_stop != 0; };
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  Status st = server::Serve(config, opts);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (st.ok() && !ctx.json) std::fprintf(stderr, "lithify serve: stopped\n");
+  return st;
+}
+
+}  // namespace
+
+void RegisterServeCommand(CLI::App& app, Runner* selected) {
+  auto f = std::make_shared<ServeFlags>();
+  CLI::App* cmd = app.add_subcommand("serve", "Serve the web panel and its JSON API on a local port");
+  cmd->add_option("--port", f->port, "TCP port (default 8080; 0 = any free port, printed)");
+  cmd->add_option("--host", f->host, "Address to bind (default 127.0.0.1: this machine only)");
+  cmd->add_option("--table", f->tables, "A Delta table the panel may open (repeatable)")->allow_extra_args(false);
+  cmd->footer("Prints the URL to open. Endpoints: /api/tables, /api/describe, /api/files, /api/optimize "
+              "(dry run), /api/diagnose, POST /api/simulate. Only the --table paths are served.");
+  cmd->callback([selected, f] { *selected = [f](const Context& ctx) { return RunServe(*f, ctx); }; });
+}
+
+}  // namespace lithify::cli
