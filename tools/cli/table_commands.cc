@@ -70,13 +70,6 @@ void ReadVersionFlags(CLI::App* cmd, VersionFlags* f) {
   f->timestamp_given = cmd->get_option_no_throw("--timestamp") != nullptr && cmd->count("--timestamp") > 0;
 }
 
-// "2024-01-31T12:00:00.123Z".
-std::string IsoMillis(int64_t ms) {
-  const auto [days, rem] = SplitDays(ms, kMillisPerDay);
-  return fmt::format("{}T{:02}:{:02}:{:02}.{:03}Z", expr::FormatDate(days), rem / 3600000,
-                     rem / 60000 % 60, rem / 1000 % 60, rem % 1000);
-}
-
 // ---- scan ----
 
 struct ScanFlags {
@@ -219,34 +212,11 @@ struct DescribeFlags {
   bool limit_given = false;
 };
 
-ordered_json DetailJson(const commands::TableDetail& d) {
-  ordered_json j;
-  j["format"] = d.format;
-  j["id"] = d.id;
-  j["name"] = d.name ? ordered_json(*d.name) : ordered_json(nullptr);
-  j["description"] = d.description ? ordered_json(*d.description) : ordered_json(nullptr);
-  j["location"] = d.location;
-  j["createdAt"] = d.created_at_ms ? ordered_json(IsoMillis(*d.created_at_ms)) : ordered_json(nullptr);
-  j["lastModified"] = IsoMillis(d.last_modified_ms);
-  j["version"] = d.version;
-  j["partitionColumns"] = d.partition_columns;
-  j["clusteringColumns"] = d.clustering_columns;
-  j["numFiles"] = d.num_files;
-  j["sizeInBytes"] = d.size_in_bytes;
-  ordered_json props = ordered_json::object();
-  for (const auto& [k, v] : d.properties) props[k] = v;
-  j["properties"] = props;
-  j["minReaderVersion"] = d.min_reader_version;
-  j["minWriterVersion"] = d.min_writer_version;
-  j["tableFeatures"] = d.table_features;
-  return j;
-}
-
 Status RunDetail(const DescribeFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec spec, ToVersionSpec(f.version));
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
   LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d, commands::DescribeDetail(fs.get(), f.table, spec));
-  ordered_json j = DetailJson(d);
+  ordered_json j = commands::TableDetailToJson(d);
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
     return FlushStdout();
@@ -260,24 +230,6 @@ Status RunDetail(const DescribeFlags& f, const Context& ctx) {
 }
 
 // The DESCRIBE HISTORY columns, in Delta's order, taken from commitInfo when present.
-constexpr const char* kHistoryFields[] = {
-    "userId", "userName", "operation", "operationParameters", "job", "notebook", "clusterId",
-    "readVersion", "isolationLevel", "isBlindAppend", "operationMetrics", "userMetadata",
-    "engineInfo"};
-
-ordered_json HistoryJson(const commands::HistoryEntry& e) {
-  ordered_json j;
-  j["version"] = e.version;
-  j["timestamp"] = IsoMillis(e.timestamp_ms);
-  nlohmann::json ci = e.commit_info ? nlohmann::json::parse(*e.commit_info, nullptr, false)
-                                    : nlohmann::json::object();
-  if (!ci.is_object()) ci = nlohmann::json::object();
-  for (const char* k : kHistoryFields) {
-    if (ci.contains(k)) j[k] = ci[k];
-  }
-  return j;
-}
-
 Status RunHistory(const DescribeFlags& f, const Context& ctx) {
   if (f.limit_given && f.limit < 0) return UsageError("--limit must be non-negative, not {}", f.limit);
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
@@ -285,13 +237,13 @@ Status RunHistory(const DescribeFlags& f, const Context& ctx) {
                            commands::DescribeHistory(fs.get(), f.table, f.limit_given ? f.limit : -1));
   if (ctx.json) {
     ordered_json arr = ordered_json::array();
-    for (const auto& e : h) arr.push_back(HistoryJson(e));
+    for (const auto& e : h) arr.push_back(commands::HistoryEntryToJson(e));
     LITHIFY_RETURN_NOT_OK(WriteStdout(arr.dump() + "\n"));
     return FlushStdout();
   }
   std::string text;
   for (const auto& e : h) {
-    ordered_json j = HistoryJson(e);
+    ordered_json j = commands::HistoryEntryToJson(e);
     text += fmt::format("version {}  {}  {}\n", e.version, j["timestamp"].get<std::string>(),
                         j.contains("operation") && j["operation"].is_string()
                             ? j["operation"].get<std::string>() : std::string("(no commitInfo)"));

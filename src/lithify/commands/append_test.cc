@@ -1,3 +1,4 @@
+#include "lithify/base/temp_dir.h"
 #include "lithify/commands/append.h"
 
 #include <gtest/gtest.h>
@@ -27,22 +28,6 @@ std::string Struct(const std::vector<std::string>& fields) {
   for (size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + fields[i];
   return s + "]}";
 }
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/lithify-append-test-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // Creates a table (version 0) through a Transaction, as `lithify create` would.
 void CreateTable(io::FileSystem* fs, const std::string& root, const std::string& schema,

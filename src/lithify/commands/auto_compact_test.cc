@@ -1,5 +1,6 @@
 // Auto compaction after append / delete and optimized writes (commands/auto_compact.h,
 // commands/append.h), on real tables in temporary directories.
+#include "lithify/base/temp_dir.h"
 #include "lithify/commands/auto_compact.h"
 
 #include <gtest/gtest.h>
@@ -27,23 +28,6 @@
 
 namespace lithify::commands {
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/lithify-autocompact-test-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string table() const { return path_ + "/table"; }
-
- private:
-  std::string path_;
-};
 
 // A table "id long, grp string, v string", partitioned by grp, with `props`.
 void Create(io::FileSystem* fs, const std::string& root, std::map<std::string, std::string> props) {

@@ -2,6 +2,7 @@
 // Snapshot::Load / DescribeDetail / DescribeHistory see what was committed; alter
 // commits one version per statement; bad requests commit nothing. The last test runs
 // the built `lithify` binary when it exists (create/alter/describe and exit codes).
+#include "lithify/base/temp_dir.h"
 #include "lithify/commands/create_alter.h"
 
 #include <gtest/gtest.h>
@@ -19,24 +20,6 @@
 
 namespace lithify::commands {
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "lithify-ddl-XXXXXX").string();
-    char* d = mkdtemp(tmpl.data());
-    EXPECT_NE(d, nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 std::vector<std::string> V(std::initializer_list<std::string> l) { return l; }
 

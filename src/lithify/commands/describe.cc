@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/delta/actions.h"
 #include "lithify/delta/log_segment.h"
@@ -161,6 +162,52 @@ Result<std::vector<HistoryEntry>> DescribeHistory(io::FileSystem* fs, const std:
     out.push_back(std::move(e));
   }
   return out;
+}
+
+std::string IsoMillisText(int64_t ms) {
+  const auto [days, rem] = SplitDays(ms, kMillisPerDay);
+  return fmt::format("{}T{:02}:{:02}:{:02}.{:03}Z", IsoDateText(days), rem / 3600000, rem / 60000 % 60,
+                     rem / 1000 % 60, rem % 1000);
+}
+
+nlohmann::ordered_json TableDetailToJson(const TableDetail& d) {
+  using J = nlohmann::ordered_json;
+  J j;
+  j["format"] = d.format;
+  j["id"] = d.id;
+  j["name"] = d.name ? J(*d.name) : J(nullptr);
+  j["description"] = d.description ? J(*d.description) : J(nullptr);
+  j["location"] = d.location;
+  j["createdAt"] = d.created_at_ms ? J(IsoMillisText(*d.created_at_ms)) : J(nullptr);
+  j["lastModified"] = IsoMillisText(d.last_modified_ms);
+  j["version"] = d.version;
+  j["partitionColumns"] = d.partition_columns;
+  j["clusteringColumns"] = d.clustering_columns;
+  j["numFiles"] = d.num_files;
+  j["sizeInBytes"] = d.size_in_bytes;
+  J props = J::object();
+  for (const auto& [k, v] : d.properties) props[k] = v;
+  j["properties"] = props;
+  j["minReaderVersion"] = d.min_reader_version;
+  j["minWriterVersion"] = d.min_writer_version;
+  j["tableFeatures"] = d.table_features;
+  return j;
+}
+
+nlohmann::ordered_json HistoryEntryToJson(const HistoryEntry& e) {
+  static constexpr const char* kHistoryFields[] = {
+      "userId", "userName", "operation", "operationParameters", "job", "notebook", "clusterId",
+      "readVersion", "isolationLevel", "isBlindAppend", "operationMetrics", "userMetadata",
+      "engineInfo"};
+  nlohmann::ordered_json j;
+  j["version"] = e.version;
+  j["timestamp"] = IsoMillisText(e.timestamp_ms);
+  nlohmann::json ci = e.commit_info ? nlohmann::json::parse(*e.commit_info, nullptr, false) : nlohmann::json::object();
+  if (!ci.is_object()) ci = nlohmann::json::object();
+  for (const char* k : kHistoryFields) {
+    if (ci.contains(k)) j[k] = ci[k];
+  }
+  return j;
 }
 
 }  // namespace lithify::commands

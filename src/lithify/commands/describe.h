@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "lithify/base/result.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/io/filesystem.h"
@@ -62,5 +64,13 @@ Result<std::vector<HistoryEntry>> DescribeHistory(io::FileSystem* fs, const std:
 // The features a protocol has: its explicit lists (reader version 3 / writer version 7)
 // or the ones implied by legacy versions.
 std::vector<std::string> TableFeatures(const delta::Protocol& protocol);
+
+// The JSON of `describe detail|history --json` and of the panel's /api/describe: Delta's
+// field names, timestamps as "2024-01-31T12:00:00.123Z". History keeps the commitInfo
+// fields DESCRIBE HISTORY shows (operation, operationParameters, operationMetrics, ...).
+nlohmann::ordered_json TableDetailToJson(const TableDetail& d);
+nlohmann::ordered_json HistoryEntryToJson(const HistoryEntry& e);
+// Milliseconds since the epoch as ISO-8601 UTC with milliseconds.
+std::string IsoMillisText(int64_t ms);
 
 }  // namespace lithify::commands

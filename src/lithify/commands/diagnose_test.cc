@@ -1,6 +1,7 @@
 // Tests of `diagnose` (commands/diagnose.h) on real tables written by lithify in
 // temporary directories: real Delta logs, real Parquet files. Each layout problem must
 // be named by the first finding, with its numbers and an effect from the real planners.
+#include "lithify/base/temp_dir.h"
 #include "lithify/commands/diagnose.h"
 
 #include <gtest/gtest.h>
@@ -30,23 +31,6 @@ namespace {
 
 using parquet::Value;
 using Rows = std::vector<std::vector<Value>>;
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/lithify-diagnose-test-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string table() const { return path_ + "/table"; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 class DiagnoseTest : public ::testing::Test {
  protected:

@@ -1,5 +1,6 @@
 // Tests of OPTIMIZE / REORG PURGE (commands/optimize.h) on real tables in temporary
 // directories: tables written by lithify and copies of corpus tables.
+#include "lithify/base/temp_dir.h"
 #include "lithify/commands/optimize.h"
 
 #include <gtest/gtest.h>
@@ -33,22 +34,6 @@ namespace {
 using parquet::Value;
 
 // ---- helpers ---------------------------------------------------------------------------
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/lithify-optimize-test-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string table() const { return path_ + "/table"; }
-
- private:
-  std::string path_;
-};
 
 constexpr const char* kSchema =
     R"({"type":"struct","fields":[)"

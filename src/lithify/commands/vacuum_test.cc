@@ -1,6 +1,7 @@
 // Tests of VACUUM (commands/vacuum.h) on tables written by lithify (create, append,
 // delete; copy-on-write and deletion-vector tables) in temporary directories and in the
 // memory file system (crash injection at every IO step).
+#include "lithify/base/temp_dir.h"
 #include "lithify/commands/vacuum.h"
 
 #include <gtest/gtest.h>
@@ -39,22 +40,6 @@ int64_t WallNowMs() {
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/lithify-vacuum-test-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 void WriteText(io::FileSystem* fs, const std::string& path, const std::string& text) {
   ASSERT_TRUE(fs->WriteFile(path, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size())).ok())

@@ -1,3 +1,4 @@
+#include "lithify/base/temp_dir.h"
 #include "lithify/delta/data_writer.h"
 
 #include <gtest/gtest.h>
@@ -35,22 +36,6 @@ std::string Struct(const std::vector<std::string>& fields) {
 }
 
 // A fresh temporary directory, removed on destruction.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/lithify-dw-test-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 Metadata MakeMetadata(const std::string& schema, std::vector<std::string> partitions = {},
                       std::map<std::string, std::string> conf = {}) {
   Metadata m;

@@ -23,21 +23,6 @@ const std::string* Tag(const FileEntry& f, const char* name) {
   return it == f.tags.end() ? nullptr : &it->second;
 }
 
-FileRef MakeRef(const FileEntry& f) {
-  return FileRef{f.path, f.dv_unique_id(), f.size, f.num_records(),
-                 f.deletion_vector ? f.deletion_vector->cardinality : 0};
-}
-
-FileDecision MakeDecision(const FileEntry& f) {
-  FileDecision d;
-  d.path = f.path;
-  d.size = f.size;
-  d.num_records = f.num_records();
-  d.has_deletion_vector = f.deletion_vector.has_value();
-  d.deleted_rows = f.deletion_vector ? f.deletion_vector->cardinality : 0;
-  return d;
-}
-
 int OutputFiles(int64_t bytes, int64_t max_file_size) {
   const int64_t n = std::max<int64_t>(1, bytes / max_file_size);
   return static_cast<int>(std::min<int64_t>(n, std::numeric_limits<int>::max()));
@@ -80,7 +65,7 @@ void AddBin(const std::vector<FileEntry>& all, const std::vector<int>& files, in
   b.id = static_cast<int>(plan->bins.size());
   b.partition_values = partition;
   b.files.reserve(files.size());
-  for (int i : files) b.files.push_back(MakeRef(all[i]));
+  for (int i : files) b.files.push_back(FileRefOf(all[i]));
   b.total_bytes = bytes;
   b.output_files = OutputFiles(bytes, plan->max_file_size);
   plan->bins.push_back(std::move(b));
@@ -391,7 +376,7 @@ class LiquidPlanner {
     log_->partitions[0].files = static_cast<int64_t>(files_.size());
     log_->files.reserve(files_.size());
     for (const FileEntry& f : files_) {
-      FileDecision d = MakeDecision(f);
+      FileDecision d = FileDecisionOf(f);
       d.partition = 0;
       log_->files.push_back(std::move(d));
     }
@@ -515,7 +500,7 @@ Result<Plan> PlanZOrder(const std::vector<FileEntry>& files, const ZOrderOptions
     StartLog(log, plan, o.scope_description);
     log->files.reserve(files.size());
     for (size_t i = 0; i < files.size(); ++i) {
-      FileDecision d = MakeDecision(files[i]);
+      FileDecision d = FileDecisionOf(files[i]);
       if (!in_scope[i]) d.verdict = FileVerdict::kOutsidePredicate;
       log->files.push_back(std::move(d));
     }

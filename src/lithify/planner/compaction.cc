@@ -145,21 +145,6 @@ std::string BinReason(const std::vector<int>& bin, int64_t bytes, const Rules& r
   return reason;
 }
 
-FileRef MakeRef(const FileEntry& f) {
-  return FileRef{f.path, f.dv_unique_id(), f.size, f.num_records(),
-                 f.deletion_vector ? f.deletion_vector->cardinality : 0};
-}
-
-FileDecision MakeDecision(const FileEntry& f) {
-  FileDecision d;
-  d.path = f.path;
-  d.size = f.size;
-  d.num_records = f.num_records();
-  d.has_deletion_vector = f.deletion_vector.has_value();
-  d.deleted_rows = f.deletion_vector ? f.deletion_vector->cardinality : 0;
-  return d;
-}
-
 std::vector<Batch> MakeBatches(const Plan& plan, const std::optional<int64_t>& batch_size) {
   std::vector<Batch> batches;
   if (!batch_size) {
@@ -259,7 +244,7 @@ class Planner {
   }
 
   void LogFile(const FileEntry& f, int group, FileVerdict verdict) {
-    FileDecision d = MakeDecision(f);
+    FileDecision d = FileDecisionOf(f);
     d.verdict = verdict;
     d.forced = verdict == FileVerdict::kCandidate && rules_.must_rewrite != nullptr &&
                *rules_.must_rewrite && (*rules_.must_rewrite)(f);
@@ -298,7 +283,7 @@ class Planner {
     b.id = static_cast<int>(plan_.bins.size());
     b.partition_values = *grouping_.values[group];
     b.files.reserve(bin.size());
-    for (int i : bin) b.files.push_back(MakeRef(files_[i]));
+    for (int i : bin) b.files.push_back(FileRefOf(files_[i]));
     b.total_bytes = bytes;
     plan_.bins.push_back(std::move(b));
     if (last_group_kept_ != group) ++plan_.partitions_optimized;
@@ -529,6 +514,21 @@ Status CheckPartitionOnlyPredicate(const std::vector<std::vector<std::string>>& 
         fmt::join(partition_columns, ", "), name);
   }
   return Status::OK();
+}
+
+FileRef FileRefOf(const FileEntry& f) {
+  return FileRef{f.path, f.dv_unique_id(), f.size, f.num_records(),
+                 f.deletion_vector ? f.deletion_vector->cardinality : 0};
+}
+
+FileDecision FileDecisionOf(const FileEntry& f) {
+  FileDecision d;
+  d.path = f.path;
+  d.size = f.size;
+  d.num_records = f.num_records();
+  d.has_deletion_vector = f.deletion_vector.has_value();
+  d.deleted_rows = f.deletion_vector ? f.deletion_vector->cardinality : 0;
+  return d;
 }
 
 }  // namespace lithify::planner

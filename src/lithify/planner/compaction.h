@@ -122,6 +122,12 @@ std::vector<std::vector<int>> BinPackBySize(const std::vector<int64_t>& sizes, i
 Status CheckPartitionOnlyPredicate(const std::vector<std::vector<std::string>>& referenced,
                                    const std::vector<std::string>& partition_columns);
 
+// One file as a plan input (FileRef) and as the decision log first records it
+// (FileDecision, verdict kCandidate): shared by every planner so both agree on sizes,
+// row counts and deleted rows.
+FileRef FileRefOf(const table::FileEntry& f);
+FileDecision FileDecisionOf(const table::FileEntry& f);
+
 // The display text of a partition: "date=2024-01-01/hour=03", null as "null", "" for {}.
 std::string PartitionText(const PartitionValues& values);
 

@@ -155,12 +155,6 @@ const std::string& TableParam(const ServerConfig& config, const Params& p) {
                         Params::Clip(*t)));
 }
 
-std::string IsoMillis(int64_t ms) {
-  auto [days, rem] = SplitDays(ms, kMillisPerDay);
-  return fmt::format("{}T{:02}:{:02}:{:02}.{:03}Z", IsoDateText(days), rem / 3600000, rem / 60000 % 60,
-                     rem / 1000 % 60, rem % 1000);
-}
-
 // ---- endpoints ----
 
 ordered_json Tables(const ServerConfig& config, const ApiRequest& req) {
@@ -170,41 +164,6 @@ ordered_json Tables(const ServerConfig& config, const ApiRequest& req) {
   return ordered_json{{"tables", arr}, {"simulator", HasSimulator()}, {"diagnose", HasDiagnose()}};
 }
 
-// Fields as `lithify describe detail|history --json` renders them.
-ordered_json DetailJson(const commands::TableDetail& d) {
-  ordered_json j;
-  j["format"] = d.format;
-  j["id"] = d.id;
-  j["name"] = d.name ? ordered_json(*d.name) : ordered_json(nullptr);
-  j["location"] = d.location;
-  j["lastModified"] = IsoMillis(d.last_modified_ms);
-  j["version"] = d.version;
-  j["partitionColumns"] = d.partition_columns;
-  j["clusteringColumns"] = d.clustering_columns;
-  j["numFiles"] = d.num_files;
-  j["sizeInBytes"] = d.size_in_bytes;
-  ordered_json props = ordered_json::object();
-  for (const auto& [k, v] : d.properties) props[k] = v;
-  j["properties"] = props;
-  j["minReaderVersion"] = d.min_reader_version;
-  j["minWriterVersion"] = d.min_writer_version;
-  j["tableFeatures"] = d.table_features;
-  return j;
-}
-
-ordered_json HistoryJson(const commands::HistoryEntry& e) {
-  ordered_json j;
-  j["version"] = e.version;
-  j["timestamp"] = IsoMillis(e.timestamp_ms);
-  nlohmann::json ci = e.commit_info ? nlohmann::json::parse(*e.commit_info, nullptr, false) : nlohmann::json::object();
-  if (!ci.is_object()) ci = nlohmann::json::object();
-  for (const char* k : {"operation", "operationParameters", "readVersion", "isBlindAppend", "operationMetrics",
-                        "engineInfo"}) {
-    if (ci.contains(k)) j[k] = ci[k];
-  }
-  return j;
-}
-
 ordered_json Describe(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table", "limit"});
   const std::string& table = TableParam(config, p);
@@ -212,8 +171,8 @@ ordered_json Describe(const ServerConfig& config, const ApiRequest& req) {
   commands::TableDetail d = Unwrap(commands::DescribeDetail(config.fs, table));
   std::vector<commands::HistoryEntry> h = Unwrap(commands::DescribeHistory(config.fs, table, limit));
   ordered_json hist = ordered_json::array();
-  for (const auto& e : h) hist.push_back(HistoryJson(e));
-  return ordered_json{{"table", table}, {"detail", DetailJson(d)}, {"history", hist}};
+  for (const auto& e : h) hist.push_back(commands::HistoryEntryToJson(e));
+  return ordered_json{{"table", table}, {"detail", commands::TableDetailToJson(d)}, {"history", hist}};
 }
 
 // Log2 size buckets: [2^k, 2^(k+1)), files below 1 KiB share the first one.

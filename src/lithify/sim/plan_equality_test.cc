@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lithify/base/temp_dir.h"
 #include "lithify/commands/optimize.h"
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/snapshot.h"
@@ -24,22 +25,6 @@ namespace lithify::sim {
 namespace {
 
 using parquet::Value;
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/lithify-sim-plan-test-XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string table() const { return path_ + "/table"; }
-
- private:
-  std::string path_;
-};
 
 constexpr const char* kSchema =
     R"({"type":"struct","fields":[)"
