@@ -797,10 +797,10 @@ void Tombstones(const Diagnosis& d, std::vector<RankedFinding>* out) {
                         FormatBytes(v.tombstone_bytes), v.expired, FormatBytes(v.expired_bytes));
   x.detail = fmt::format(
       "the log records {} removed files ({}, as recorded) that no longer belong to the current version; {} of them "
-      "({}) were removed more than {:g} days ago (delta.deletedFileRetentionDuration), so a VACUUM now deletes "
-      "them if they are still on storage",
+      "({}) were removed more than {:g} days ago (delta.deletedFileRetentionDuration), so a VACUUM now {}",
       v.tombstones, FormatBytes(v.tombstone_bytes), v.expired, FormatBytes(v.expired_bytes),
-      static_cast<double>(v.retention_ms) / 86'400'000.0);
+      static_cast<double>(v.retention_ms) / 86'400'000.0,
+      v.expired > 0 ? "deletes those that are still on storage" : "deletes none of them");
   x.recommendation = v.expired > 0 ? "Run `lithify vacuum TABLE` (try `--dry-run` first)"
                                    : "Nothing to do yet: they expire after the retention window";
   x.numbers = {{"tombstones", v.tombstones},
