@@ -51,8 +51,14 @@ struct AutoCompactOptions {
   delta::TransactionOptions transaction;
 };
 
-// Whether table properties enable auto compaction (precedence above).
+// Whether table properties enable auto compaction (precedence above), and which property
+// decided: "delta.autoOptimize", "delta.autoOptimize.autoCompact" or "default".
+struct AutoCompactSwitch {
+  bool enabled = false;
+  std::string source;
+};
 // InvalidArgument "DELTA_INVALID_AUTO_COMPACT_TYPE: ..." for an invalid value.
+Result<AutoCompactSwitch> ResolveAutoCompactSwitch(const std::map<std::string, std::string>& table_properties);
 Result<bool> AutoCompactEnabled(const std::map<std::string, std::string>& table_properties);
 
 // The recorded predicate text of `partitions` (see above); "" for none or for {{}}.

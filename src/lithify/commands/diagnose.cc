@@ -12,12 +12,14 @@
 #include <fmt/format.h>
 
 #include "lithify/base/macros.h"
+#include "lithify/commands/auto_compact.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/ddl.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/planner/clustering.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/planner/decision_log.h"
+#include "lithify/planner/scan_cost.h"
 #include "lithify/planner/target_size.h"
 
 namespace lithify::commands {
@@ -57,27 +59,12 @@ int64_t WallMs() {
       .count();
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string Percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100.0); }
 
-int64_t CeilDiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
-
-// Spark's split arithmetic: every file costs its bytes plus openCostInBytes, and a task
-// reads at most maxPartitionBytes of that.
-class ScanTaskCounter {
- public:
-  explicit ScanTaskCounter(const DiagnoseOptions& o) : o_(o) {}
-  void Add(int64_t size) { weighted_ += size + o_.open_cost_bytes; }
-  int64_t Tasks() const { return CeilDiv(weighted_, o_.max_partition_bytes); }
-
- private:
-  const DiagnoseOptions& o_;
-  int64_t weighted_ = 0;
-};
+// Spark's split arithmetic (planner/scan_cost.h) with the options' openCost/maxPartitionBytes.
+planner::ChargedScanTaskCounter ScanTaskCounter(const DiagnoseOptions& o) {
+  return planner::ChargedScanTaskCounter(o.open_cost_bytes, o.max_partition_bytes);
+}
 
 // Bytes a rewrite keeps of a file: its size scaled by live / physical rows.
 int64_t LiveBytes(const FileEntry& f) {
@@ -128,7 +115,7 @@ Outcome OutcomeOf(const std::vector<FileEntry>& files, const planner::Plan& plan
     for (const planner::FileRef& r : b.files) live_of.emplace(Key{r.path, r.dv_unique_id}, -1);
   }
   Outcome out;
-  ScanTaskCounter before(o), after(o);
+  planner::ChargedScanTaskCounter before = ScanTaskCounter(o), after = ScanTaskCounter(o);
   for (const FileEntry& f : files) {
     before.Add(f.size);
     auto it = live_of.find(Key{f.path, f.dv_unique_id()});
@@ -225,7 +212,7 @@ Status ResolveTarget(const Facts& f, Diagnosis* d, planner::CompactionOptions* c
 }
 
 void Layout(Facts* f, Diagnosis* d) {
-  ScanTaskCounter tasks(f->options);
+  planner::ChargedScanTaskCounter tasks = ScanTaskCounter(f->options);
   for (const FileEntry& e : f->files) {
     d->total_bytes += e.size;
     tasks.Add(e.size);
@@ -322,21 +309,19 @@ Status PlanOptimizeNow(Facts* f, Diagnosis* d) {
 
 // ---- auto compaction -------------------------------------------------------------------
 
-// Delta's precedence for the table switches (the session switch does not exist here).
-std::pair<bool, std::string> AutoCompactSwitch(const std::map<std::string, std::string>& props) {
-  if (auto it = props.find("delta.autoOptimize"); it != props.end() && Lower(it->second) == "true") {
-    return {true, "delta.autoOptimize"};
-  }
-  if (auto it = props.find("delta.autoOptimize.autoCompact"); it != props.end()) {
-    return {Lower(it->second) == "true", "delta.autoOptimize.autoCompact"};
-  }
-  return {false, "default"};
+// The table switches as append/delete read them; an invalid value (which makes those
+// writes warn) counts as disabled here, named by its property.
+AutoCompactSwitch TableAutoCompactSwitch(const std::map<std::string, std::string>& props) {
+  Result<AutoCompactSwitch> sw = ResolveAutoCompactSwitch(props);
+  return sw.ok() ? *sw : AutoCompactSwitch{false, "delta.autoOptimize.autoCompact"};
 }
 
 // Runs the auto-compaction planner as if a commit had touched every partition.
 Status AutoCompaction(const Facts& f, Diagnosis* d) {
   AutoCompactionStatus& ac = d->auto_compaction;
-  std::tie(ac.enabled, ac.enabled_source) = AutoCompactSwitch(f.snap->properties());
+  AutoCompactSwitch sw = TableAutoCompactSwitch(f.snap->properties());
+  ac.enabled = sw.enabled;
+  ac.enabled_source = sw.source;
   planner::AutoCompactionOptions ao;
   ao.max_num_partitions = std::numeric_limits<int64_t>::max();
   ac.min_num_files = ao.min_num_files;

@@ -39,16 +39,6 @@ int64_t NowMs() {
       .count();
 }
 
-Result<std::string> PhysicalName(const StructField& f, ColumnMappingMode mode) {
-  if (mode == ColumnMappingMode::kNone) return f.name;
-  auto p = f.physical_name();
-  if (!p) {
-    return Status::Corruption("column '{}' has no delta.columnMapping.physicalName in {} mode",
-                              f.name, ColumnMappingModeName(mode));
-  }
-  return *p;
-}
-
 // Delta's `delta.columnMapping.nested.ids` of an array/map field: "<path>.element",
 // "<path>.key", "<path>.value" -> Parquet field id of the nested element.
 std::map<std::string, int32_t> NestedIds(const StructField& f) {

@@ -404,4 +404,14 @@ Result<table::Value> ParsePartitionValue(const DataType& type,
   }
 }
 
+Result<std::string> PhysicalName(const StructField& f, ColumnMappingMode mode) {
+  if (mode == ColumnMappingMode::kNone) return f.name;
+  auto p = f.physical_name();
+  if (!p) {
+    return Status::Corruption("column '{}' has no delta.columnMapping.physicalName in {} mode",
+                              f.name, ColumnMappingModeName(mode));
+  }
+  return *p;
+}
+
 }  // namespace lithify::delta

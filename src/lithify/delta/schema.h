@@ -75,6 +75,10 @@ enum class ColumnMappingMode { kNone, kId, kName };
 
 std::string_view ColumnMappingModeName(ColumnMappingMode mode);
 
+// The name a field's column has in data files: its logical name in kNone mode, else its
+// delta.columnMapping.physicalName (Corruption naming the field when it has none).
+Result<std::string> PhysicalName(const StructField& f, ColumnMappingMode mode);
+
 // `delta.columnMapping.mode` from the configuration ("none" when absent). Corruption
 // for an unknown mode. Callers apply it only when the protocol supports column mapping
 // (Snapshot does this).

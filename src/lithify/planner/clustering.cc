@@ -28,23 +28,6 @@ int OutputFiles(int64_t bytes, int64_t max_file_size) {
   return static_cast<int>(std::min<int64_t>(n, std::numeric_limits<int>::max()));
 }
 
-std::vector<Batch> MakeBatches(const Plan& plan, const std::optional<int64_t>& batch_size) {
-  std::vector<Batch> batches;
-  if (!batch_size) {
-    Batch all;  // Delta: one batch, even with no bins (numBatches = 1)
-    for (const Bin& b : plan.bins) all.bin_ids.push_back(b.id);
-    batches.push_back(std::move(all));
-    return batches;
-  }
-  std::vector<int64_t> sizes;
-  sizes.reserve(plan.bins.size());
-  for (const Bin& b : plan.bins) sizes.push_back(b.total_bytes);
-  for (std::vector<int>& group : BinPackBySize(sizes, *batch_size)) {
-    batches.push_back(Batch{std::move(group)});
-  }
-  return batches;
-}
-
 Status CheckPositive(int64_t v, const char* what) {
   if (v <= 0) return Status::InvalidArgument("{} must be positive, got {}", what, v);
   return Status::OK();

@@ -145,24 +145,6 @@ std::string BinReason(const std::vector<int>& bin, int64_t bytes, const Rules& r
   return reason;
 }
 
-std::vector<Batch> MakeBatches(const Plan& plan, const std::optional<int64_t>& batch_size) {
-  std::vector<Batch> batches;
-  if (!batch_size) {
-    // Delta: one batch holding every bin, even when there are none (numBatches = 1).
-    Batch all;
-    for (const Bin& b : plan.bins) all.bin_ids.push_back(b.id);
-    batches.push_back(std::move(all));
-    return batches;
-  }
-  std::vector<int64_t> sizes;
-  sizes.reserve(plan.bins.size());
-  for (const Bin& b : plan.bins) sizes.push_back(b.total_bytes);
-  for (std::vector<int>& group : BinPackBySize(sizes, *batch_size)) {
-    batches.push_back(Batch{std::move(group)});  // bin ids are plan.bins indexes
-  }
-  return batches;
-}
-
 // State of one planning run, so the phases below stay small.
 class Planner {
  public:
@@ -514,6 +496,24 @@ Status CheckPartitionOnlyPredicate(const std::vector<std::vector<std::string>>& 
         fmt::join(partition_columns, ", "), name);
   }
   return Status::OK();
+}
+
+std::vector<Batch> MakeBatches(const Plan& plan, const std::optional<int64_t>& batch_size) {
+  std::vector<Batch> batches;
+  if (!batch_size) {
+    // Delta: one batch holding every bin, even when there are none (numBatches = 1).
+    Batch all;
+    for (const Bin& b : plan.bins) all.bin_ids.push_back(b.id);
+    batches.push_back(std::move(all));
+    return batches;
+  }
+  std::vector<int64_t> sizes;
+  sizes.reserve(plan.bins.size());
+  for (const Bin& b : plan.bins) sizes.push_back(b.total_bytes);
+  for (std::vector<int>& group : BinPackBySize(sizes, *batch_size)) {
+    batches.push_back(Batch{std::move(group)});  // bin ids are plan.bins indexes
+  }
+  return batches;
 }
 
 FileRef FileRefOf(const FileEntry& f) {

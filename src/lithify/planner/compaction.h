@@ -122,6 +122,11 @@ std::vector<std::vector<int>> BinPackBySize(const std::vector<int64_t>& sizes, i
 Status CheckPartitionOnlyPredicate(const std::vector<std::vector<std::string>>& referenced,
                                    const std::vector<std::string>& partition_columns);
 
+// A plan's batches (Delta optimize.batchSize): unset -> one batch holding every bin, even
+// when there are none (numBatches = 1); set -> BinPackBySize over the bins' total bytes.
+// Shared by every planner. Precondition: batch_size > 0 when set.
+std::vector<Batch> MakeBatches(const Plan& plan, const std::optional<int64_t>& batch_size);
+
 // One file as a plan input (FileRef) and as the decision log first records it
 // (FileDecision, verdict kCandidate): shared by every planner so both agree on sizes,
 // row counts and deleted rows.

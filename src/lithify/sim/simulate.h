@@ -45,6 +45,7 @@
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/plan.h"
 #include "lithify/table/file_entry.h"
+#include "lithify/planner/scan_cost.h"
 
 namespace lithify::sim {
 
@@ -201,16 +202,9 @@ std::vector<std::string> SimResultToText(const SimResult& result);
 
 // ---- Scan-task arithmetic (Spark), exposed for tests and the diagnose command.
 
-// Charged-bytes estimate: ceil(sum(size + open_cost) / max_partition_bytes); 0 for no files.
-int64_t ChargedScanTasks(const std::vector<int64_t>& sizes, int64_t open_cost,
-                         int64_t max_partition_bytes);
-// Spark's FilePartition.getFilePartitions: maxSplitBytes = min(max_partition_bytes,
-// max(open_cost, sum(size + open_cost) / parallelism)); files split into chunks of at
-// most maxSplitBytes (Parquet is splittable); chunks sorted by length descending and
-// packed, a partition closed when current + chunk > maxSplitBytes, each chunk charging
-// its length + open_cost. Returns the number of partitions (tasks).
-int64_t SparkScanTasks(const std::vector<int64_t>& sizes, int64_t open_cost,
-                       int64_t max_partition_bytes, int64_t parallelism);
+// They live in planner/scan_cost.h, shared with diagnose.
+using planner::ChargedScanTasks;
+using planner::SparkScanTasks;
 
 // ---- The planning step, exposed so tests can prove it is `optimize`'s planner.
 

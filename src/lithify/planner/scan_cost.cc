@@ -2,16 +2,16 @@
 #include <algorithm>
 #include <functional>
 
-#include "lithify/sim/simulate.h"
+#include "lithify/planner/scan_cost.h"
 
-namespace lithify::sim {
+namespace lithify::planner {
 
 int64_t ChargedScanTasks(const std::vector<int64_t>& sizes, int64_t open_cost,
                          int64_t max_partition_bytes) {
-  if (sizes.empty() || max_partition_bytes <= 0) return 0;
-  int64_t charged = 0;
-  for (int64_t s : sizes) charged += s + open_cost;
-  return (charged + max_partition_bytes - 1) / max_partition_bytes;
+  if (sizes.empty()) return 0;
+  ChargedScanTaskCounter counter(open_cost, max_partition_bytes);
+  for (int64_t s : sizes) counter.Add(s);
+  return counter.Tasks();
 }
 
 int64_t SparkScanTasks(const std::vector<int64_t>& sizes, int64_t open_cost,
@@ -49,4 +49,4 @@ int64_t SparkScanTasks(const std::vector<int64_t>& sizes, int64_t open_cost,
   return partitions;
 }
 
-}  // namespace lithify::sim
+}  // namespace lithify::planner
