@@ -131,7 +131,7 @@ const cmd = `node bench/replay_bench.mjs --build ${path.relative(path.join(here,
 const lines = [
   `Log: ${nfiles} live files at version ${expected.version} (checkpoint at 100 + ${ncommits} commits, ${(logBytes / 1048576).toFixed(0)} MiB of log); ` +
   `both engines found numFiles=${expected.numFiles}, sizeInBytes=${expected.sizeInBytes}. ` +
-  `lithify: 2 threads (checkpoint decoding overlapped with extraction, commits parsed in pairs); DuckDB: ${duckThreads} threads (its default on this ${os.cpus().length}-core machine). ` +
+  `lithify: 2 threads (checkpoint decoding overlapped with extraction, commits parsed ahead of their application); DuckDB: ${duckThreads} threads (its default on this ${os.cpus().length}-core machine). ` +
   `Median of ${runs} runs; peak RSS is the max. Load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
   '',
   '| workload | lithify | DuckDB | speed ratio (DuckDB time / lithify time) | lithify peak RSS | DuckDB peak RSS |',

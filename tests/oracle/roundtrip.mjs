@@ -278,6 +278,11 @@ async function rewrite() {
     { name: 'default codec', args: [] },
     ...['zstd', 'snappy', 'gzip', 'lz4_raw', 'brotli', 'none'].map((c) => ({ name: `--codec ${c}`, args: ['--codec', c] })),
     { name: '--no-dictionary', args: ['--no-dictionary'] },
+    // in_3 is gzip without dictionary: its PLAIN pages are copied unchanged (page copy).
+    // Page copy: in_3 is gzip without dictionary (PLAIN v1 pages), in_2 zstd v2 pages;
+    // small output pages make their pages large enough to be worth copying.
+    { name: '--codec gzip --no-dictionary --page-size 1KB (page copy)', args: ['--codec', 'gzip', '--no-dictionary', '--page-size', '1KB', '--json'], pageCopy: true },
+    { name: '--no-dictionary --page-size 1KB (page copy of v2 pages)', args: ['--no-dictionary', '--page-size', '1KB', '--json'], pageCopy: true },
     { name: '--row-group-size 65536', args: ['--row-group-size', '65536'] },
     { name: 'single input', args: [], inputs: [inputs[2]] },
   ];
@@ -305,7 +310,12 @@ async function rewrite() {
           detail += `, ${st.checked} column-chunk statistics checked`;
           if (st.problems.length) problem = `statistics:\n  ${st.problems.slice(0, 8).join('\n  ')}`;
         }
-        if (!problem && k.args[0] === '--no-dictionary') {
+        if (!problem && k.pageCopy) {
+          const copied = JSON.parse(r.stdout).pages_copied;
+          if (!(copied > 0)) problem = `no page was copied (pages_copied ${copied})`;
+          else detail += `, ${copied} pages copied`;
+        }
+        if (!problem && k.args.includes('--no-dictionary')) {
           const dict = md.filter((m) => /DICTIONARY/.test(String(m.encodings)));
           if (dict.length) problem = `--no-dictionary output has dictionary-encoded chunks: ${dict.map((m) => m.path_in_schema).slice(0, 5).join(', ')}`;
         }

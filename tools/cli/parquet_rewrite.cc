@@ -1,5 +1,5 @@
 // `lithify parquet rewrite OUT IN... [--codec C] [--level N] [--row-group-size BYTES]
-//  [--page-size BYTES] [--no-dictionary]`: concatenates Parquet files that share one
+//  [--page-size BYTES] [--no-dictionary] [--no-page-copy]`: concatenates Parquet files that share one
 // schema into a single new file, re-encoding and re-compressing as asked. The work is
 // parquet::RewriteFiles (column at a time: memory is bounded by one input column chunk
 // batch plus one output column chunk's dictionary pages, not by a row group). The output
@@ -31,6 +31,7 @@ struct RewriteOptions {
   int64_t row_group_size = 128ll << 20;
   int64_t page_size = 1ll << 20;
   bool no_dictionary = false;
+  bool no_page_copy = false;
 };
 
 constexpr const char* kFooter =
@@ -85,6 +86,8 @@ Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
   wopts.row_group_size_bytes = o.row_group_size;
   wopts.page_size_bytes = o.page_size;
   wopts.enable_dictionary = !o.no_dictionary;
+  // An explicit level asks for every page compressed at it; copied pages keep theirs.
+  ropts.copy_plain_pages = !o.no_page_copy && o.level == 0;
   ropts.progress = [&ctx](const parquet::RewriteProgress& p) { Progress(ctx, p); };
 
   auto fs = io::NewLocalFileSystem();
@@ -98,14 +101,16 @@ Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
     nlohmann::json j = {{"output", o.out},        {"files", r.files},
                         {"rows", r.rows},         {"bytes_in", r.bytes_in},
                         {"bytes_out", r.bytes_out}, {"row_groups", r.row_groups},
+                        {"pages_copied", r.pages_copied},
                         {"codec", codec},         {"seconds", seconds}};
     std::cout << j.dump() << std::endl;
   } else {
     std::cout << fmt::format(
                      "rewrote {} file{} ({} rows, {} bytes) into {}: {} bytes, {} row group{}, "
-                     "{}, {:.2f} s",
+                     "{}, {} page{} copied unchanged, {:.2f} s",
                      r.files, r.files == 1 ? "" : "s", r.rows, r.bytes_in, o.out, r.bytes_out,
-                     r.row_groups, r.row_groups == 1 ? "" : "s", codec, seconds)
+                     r.row_groups, r.row_groups == 1 ? "" : "s", codec, r.pages_copied,
+                     r.pages_copied == 1 ? "" : "s", seconds)
               << std::endl;
   }
   return Status::OK();
@@ -128,6 +133,9 @@ void RegisterParquetRewrite(CLI::App& parquet, Runner* selected) {
   cmd->add_option("--page-size", opts->page_size, "Target data page size in BYTES (default 1MB)")
       ->transform(CLI::AsSizeValue(false));
   cmd->add_flag("--no-dictionary", opts->no_dictionary, "Write PLAIN pages only");
+  cmd->add_flag("--no-page-copy", opts->no_page_copy,
+                "Re-encode every page (by default PLAIN input pages already in the output codec "
+                "are copied unchanged once the output column is PLAIN; also off with --level)");
   cmd->callback([selected, opts] {
     *selected = [opts](const Context& ctx) { return RunRewrite(*opts, ctx); };
   });

@@ -215,7 +215,10 @@ struct DescribeFlags {
 Status RunDetail(const DescribeFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec spec, ToVersionSpec(f.version));
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d, commands::DescribeDetail(fs.get(), f.table, spec));
+  // The process exits after printing: the snapshot (hundreds of MB for a million files)
+  // is left to the OS instead of being freed block by block (reachable, so no leak report).
+  static auto* kept = new std::shared_ptr<const delta::Snapshot>();
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d, commands::DescribeDetail(fs.get(), f.table, spec, kept));
   ordered_json j = commands::TableDetailToJson(d);
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));

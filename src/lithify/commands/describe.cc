@@ -81,7 +81,7 @@ std::vector<std::string> TableFeatures(const delta::Protocol& p) {
 }
 
 Result<TableDetail> DescribeDetail(io::FileSystem* fs, const std::string& table_root,
-                                   delta::VersionSpec version) {
+                                   delta::VersionSpec version, std::shared_ptr<const delta::Snapshot>* keep) {
   Result<std::shared_ptr<const delta::Snapshot>> loaded = delta::Snapshot::Load(
       fs, table_root, version, delta::LoadOptions{delta::StatsMode::kNone});  // detail needs no stats
   if (!loaded.ok()) {
@@ -113,6 +113,7 @@ Result<TableDetail> DescribeDetail(io::FileSystem* fs, const std::string& table_
   d.min_reader_version = s.protocol().min_reader_version;
   d.min_writer_version = s.protocol().min_writer_version;
   d.table_features = TableFeatures(s.protocol());
+  if (keep != nullptr) *keep = std::move(*loaded);
   return d;
 }
 

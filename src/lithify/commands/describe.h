@@ -46,9 +46,12 @@ struct TableDetail {
   std::vector<std::string> table_features;  // sorted, unique
 };
 
-// Errors: the snapshot's (NotFound for a missing table or version, ...).
+// Errors: the snapshot's (NotFound for a missing table or version, ...). With `keep`,
+// the loaded snapshot is handed to the caller instead of being destroyed here (a process
+// about to exit can leave a 1,000,000-file snapshot to the OS rather than free it).
 Result<TableDetail> DescribeDetail(io::FileSystem* fs, const std::string& table_root,
-                                   delta::VersionSpec version = delta::VersionSpec::Latest());
+                                   delta::VersionSpec version = delta::VersionSpec::Latest(),
+                                   std::shared_ptr<const delta::Snapshot>* keep = nullptr);
 
 struct HistoryEntry {
   int64_t version = 0;

@@ -109,13 +109,23 @@ class BatchSource {
   std::unique_ptr<parquet::RowGroupStream> stream_;
 };
 
-// Two batches in flight: a decoding thread fills one while the calling thread consumes
-// the other. Batches reach the consumer in stream order, and a decode error reaches it
-// only after every batch decoded before it, so the outcome is that of the sequential
-// loop.
+// A decoded batch and its add paths classified for extraction (add_path_keys on the
+// decoding thread, add_path_hints on the consuming one).
+struct DecodedBatch {
+  parquet::RowBatch batch;
+  std::vector<std::string_view> paths;  // per row; empty when not computed
+  std::vector<uint64_t> keys;
+  std::vector<uint32_t> hints;
+};
+
+// Two batches in flight: a decoding thread fills one (and runs `prepare` on it) while
+// the calling thread consumes the other. Batches reach the consumer in stream order,
+// and a decode error reaches it only after every batch decoded before it, so the
+// outcome is that of the sequential loop.
 class BatchPipeline {
  public:
-  explicit BatchPipeline(BatchSource* source) : source_(source) {
+  BatchPipeline(BatchSource* source, const std::function<void(DecodedBatch*)>& prepare)
+      : source_(source), prepare_(prepare) {
     for (auto& b : batches_) free_.push_back(&b);
   }
   ~BatchPipeline() { Stop(); }
@@ -136,7 +146,7 @@ class BatchPipeline {
   Status Run(F&& consume) {
     Status result;
     while (true) {
-      parquet::RowBatch* batch = nullptr;
+      DecodedBatch* batch = nullptr;
       {
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait(lock, [&] { return !ready_.empty() || done_; });
@@ -161,7 +171,7 @@ class BatchPipeline {
  private:
   void Produce() {
     while (true) {
-      parquet::RowBatch* batch = nullptr;
+      DecodedBatch* batch = nullptr;
       {
         std::unique_lock<std::mutex> lock(mu_);
         cv_.wait(lock, [&] { return !free_.empty() || stop_; });
@@ -169,7 +179,8 @@ class BatchPipeline {
         batch = free_.back();
         free_.pop_back();
       }
-      Result<bool> more = source_->Next(batch);
+      Result<bool> more = source_->Next(&batch->batch);
+      if (more.ok() && *more && prepare_) prepare_(batch);
       std::lock_guard<std::mutex> lock(mu_);
       if (!more.ok() || !*more) {
         if (!more.ok()) decode_status_ = more.status();
@@ -194,11 +205,12 @@ class BatchPipeline {
   }
 
   BatchSource* source_;
-  parquet::RowBatch batches_[2];
+  const std::function<void(DecodedBatch*)>& prepare_;
+  DecodedBatch batches_[2];
   std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<parquet::RowBatch*> free_;
-  std::deque<parquet::RowBatch*> ready_;
+  std::vector<DecodedBatch*> free_;
+  std::deque<DecodedBatch*> ready_;
   bool done_ = false;
   bool stop_ = false;
   Status decode_status_;
@@ -233,16 +245,36 @@ Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const 
     });
   }
   const CheckpointExtractor::AddSink* on_add = options.on_add ? &options.on_add : nullptr;
+  const bool hints = on_add != nullptr && options.add_path_keys && options.add_path_hints;
   BatchSource source(reader.get(), extractor->leaves(), path);
-  auto consume = [&](parquet::RowBatch* batch) { return extractor->Extract(batch, path, sink, on_add); };
+  std::function<void(DecodedBatch*)> prepare;
+  if (hints) {
+    prepare = [&](DecodedBatch* b) {
+      if (!extractor->AddPaths(b->batch, &b->paths)) return;
+      b->keys.assign(b->paths.size(), 0);
+      options.add_path_keys(b->paths, b->keys);
+    };
+  }
+  auto consume = [&](DecodedBatch* b) {
+    const uint32_t* row_hints = nullptr;
+    if (hints && !b->paths.empty()) {
+      b->hints.assign(b->paths.size(), 0);
+      options.add_path_hints(b->paths, b->keys, b->hints);
+      row_hints = b->hints.data();
+    }
+    Status st = extractor->Extract(&b->batch, path, sink, on_add, row_hints);
+    b->paths.clear();
+    return st;
+  };
   if (EffectiveThreads(options.threads) >= 2 && reader->metadata().num_rows > kCheckpointBatchRows) {
-    BatchPipeline pipeline(&source);
+    BatchPipeline pipeline(&source, prepare);
     if (pipeline.Start()) return pipeline.Run(consume);
   }
-  parquet::RowBatch batch;
+  DecodedBatch batch;
   while (true) {
-    LITHIFY_ASSIGN_OR_RETURN(bool more, source.Next(&batch));
+    LITHIFY_ASSIGN_OR_RETURN(bool more, source.Next(&batch.batch));
     if (!more) return Status::OK();
+    if (prepare) prepare(&batch);
     LITHIFY_RETURN_NOT_OK(consume(&batch));
   }
 }

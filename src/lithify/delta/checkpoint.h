@@ -22,7 +22,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "lithify/base/result.h"
 #include "lithify/delta/actions.h"
@@ -58,6 +60,17 @@ struct CheckpointReadOptions {
   // call; no AddFile is built) instead of to the action sink. An error stops the read
   // and is returned unchanged.
   std::function<Status(const AddFileView&)> on_add;
+  // Optional, with on_add: classify the add paths of each batch ahead of on_add, in two
+  // steps. `add_path_keys` must be a pure function of the paths (thread-safe, reading
+  // no state that changes): it runs on the decoding thread when there is one.
+  // `add_path_hints` runs on the calling thread just before the batch's rows go to the
+  // sinks, with the same paths and the keys, and writes the hints (zeroed beforehand)
+  // that on_add receives as AddFileView::path_hint. `paths[i]` is batch row i's add.path
+  // as logged (empty when the row has none). Without both, every hint is 0.
+  std::function<void(std::span<const std::string_view> paths, std::span<uint64_t> keys)> add_path_keys;
+  std::function<void(std::span<const std::string_view> paths, std::span<const uint64_t> keys,
+                     std::span<uint32_t> hints)>
+      add_path_hints;
   // Threads: with 2 or more, batches are decoded on a second thread while the calling
   // thread extracts actions from the previous one (memory: one more batch). 0 =
   // automatic (2 when the machine has more than one core). Sinks are always called on

@@ -1,6 +1,7 @@
 // Checkpoint rows -> actions without JSON (see checkpoint_extract.h).
 #include "lithify/delta/checkpoint_extract.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "lithify/base/macros.h"
@@ -22,15 +23,74 @@ using PartitionMap = std::map<std::string, std::optional<std::string>>;
 // Walks one leaf column row by row. `lvl` is the first level of row `row` and `val` the
 // number of values before it; Seek only moves forward, so a batch is walked once per
 // leaf whatever the order of accesses within a row.
+//
+// Per batch, Reset also classifies the column so that the common shapes skip the walk:
+// `flat` when row r is exactly level r (as many levels as the batch has rows, no
+// repetition: every non-repeated column, and a map or list with at most one entry per
+// row); then `no_values` when no level reaches max_def (every value of the batch is
+// null: the row's value is absent without looking further) and `dense` when every level
+// does (row r's value is value r). The classification counts the levels itself and
+// trusts neither values.count nor the footer: a column whose counts disagree stays on
+// the walking path, which reports the inconsistency where it always did.
 struct Cursor {
   const ColumnData* col = nullptr;
   int16_t max_def = 0;
   int16_t max_rep = 0;
   int64_t row = 0, lvl = 0, val = 0;
+  int64_t batch_rows = 0;
+  bool classified = false;
+  bool flat = false;
+  bool no_values = false;
+  bool dense = false;
 
-  void Reset(const ColumnData* c) {
+  // Classification is lazy: a batch of adds never touches the other actions' columns.
+  void Reset(const ColumnData* c, int64_t rows) {
     col = c;
     row = lvl = val = 0;
+    batch_rows = rows;
+    classified = false;
+  }
+  bool Flat() {
+    if (!classified) Classify();
+    return flat;
+  }
+  void Classify() {
+    classified = true;
+    flat = no_values = dense = false;
+    const ColumnData* c = col;
+    const int64_t n = c->num_levels;
+    if (n != batch_rows) return;
+    if (!c->rep_levels.empty()) {
+      if (static_cast<int64_t>(c->rep_levels.size()) < n) return;
+      int16_t any = 0;
+      for (int64_t i = 0; i < n; ++i) any |= c->rep_levels[i];
+      if (any != 0) return;
+    }
+    int64_t at_max = n;
+    if (!c->def_levels.empty()) {
+      if (static_cast<int64_t>(c->def_levels.size()) < n) return;
+      const int16_t* d = c->def_levels.data();
+      const int16_t m = max_def;
+      int64_t count = 0;
+      for (int64_t i = 0; i < n; ++i) count += d[i] == m;
+      at_max = count;
+    }
+    if (at_max != c->values.count) return;  // inconsistent: the walk reports it
+    flat = true;
+    no_values = at_max == 0;
+    dense = at_max == n;
+  }
+  // Flat columns only (Flat() was true): the definition level of row r, and the value
+  // index of row r or -1 when it is null. Cannot fail: row r is level r, and the value
+  // count was checked against the levels.
+  int16_t flat_def(int64_t r) const { return col->def_levels.empty() ? max_def : col->def_levels[r]; }
+  int64_t FlatValue(int64_t r) {
+    if (no_values) return -1;
+    if (dense) return r;
+    if (flat_def(r) != max_def) return -1;
+    const int16_t* d = col->def_levels.data();
+    for (; row < r; ++row, ++lvl) val += d[lvl] == max_def;
+    return val;
   }
   int16_t def(int64_t l) const { return col->def_levels.empty() ? max_def : col->def_levels[l]; }
   int16_t rep(int64_t l) const { return col->rep_levels.empty() ? 0 : col->rep_levels[l]; }
@@ -68,6 +128,8 @@ struct Field {
   int a = -1;   // primitive / map key / list element cursor
   int b = -1;   // map value cursor
   int node = -1;
+  int16_t map_def = 0;    // maps: definition level of a present map
+  int16_t entry_def = 0;  // maps: definition level of a present entry
   bool present() const { return a >= 0; }
 };
 
@@ -86,7 +148,9 @@ class Impl final : public CheckpointExtractor {
 
   bool Bind();
   const std::vector<int>& leaves() const override { return leaves_; }
-  Status Extract(RowBatch* batch, const std::string& file, const Sink& sink, const AddSink* on_add) override;
+  Status Extract(RowBatch* batch, const std::string& file, const Sink& sink, const AddSink* on_add,
+                 const uint32_t* hints) override;
+  bool AddPaths(const RowBatch& batch, std::vector<std::string_view>* paths) const override;
 
  private:
   // ---- binding
@@ -122,6 +186,7 @@ class Impl final : public CheckpointExtractor {
   Status At(int cursor, int64_t r) { return cursors_[cursor].Seek(r); }
   Result<bool> StructPresent(const StructRef& s, int64_t r) {
     if (!s.present()) return false;
+    if (C(s.presence).Flat()) return C(s.presence).flat_def(r) >= s.def;
     LITHIFY_RETURN_NOT_OK(At(s.presence, r));
     const Cursor& c = C(s.presence);
     return c.def(c.lvl) >= s.def;
@@ -133,6 +198,31 @@ class Impl final : public CheckpointExtractor {
   Result<std::optional<PartitionMap>> Map(const Field& f, int64_t r);
   // The map's entries in stored order into `out`; false when the map is null.
   Result<bool> MapView(const Field& f, int64_t r, std::vector<MapEntryView>* out);
+  // MapView when both of the map's columns are flat (at most one entry per row).
+  Result<bool> FlatMapView(const Field& f, int64_t r, std::vector<MapEntryView>* out);
+
+  // ---- the flat path: adds in a batch where every add column is flat (the usual
+  // checkpoint), read without walking and without Result for the fields that cannot fail.
+  bool AddColumnsFlat();
+  int64_t FlatIndex(const Field& f, int64_t r) { return f.present() ? C(f.a).FlatValue(r) : -1; }
+  std::optional<std::string_view> FlatStr(const Field& f, int64_t r) {
+    const int64_t i = FlatIndex(f, r);
+    if (i < 0) return std::nullopt;
+    return C(f.a).col->values.binary(i);
+  }
+  std::optional<int64_t> FlatInt(const Field& f, int64_t r) {
+    const int64_t i = FlatIndex(f, r);
+    if (i < 0) return std::nullopt;
+    const auto& v = C(f.a).col->values;
+    if (v.type == PhysicalType::kInt32) return v.value<int32_t>(i);
+    return v.value<int64_t>(i);
+  }
+  std::optional<bool> FlatBool(const Field& f, int64_t r) {
+    const int64_t i = FlatIndex(f, r);
+    if (i < 0) return std::nullopt;
+    return C(f.a).col->values.fixed_at(i)[0] != 0;
+  }
+  Status FlatAddView(int64_t r, AddFileView* a);
   Result<std::optional<std::vector<std::string>>> List(const Field& f, int64_t r);
 
   Result<std::string> ReqString(const Field& f, int64_t r) {
@@ -191,6 +281,10 @@ class Impl final : public CheckpointExtractor {
   StructRef a_dv_;
   Field a_dv_f_[6];
   std::vector<MapEntryView> a_pv_entries_, a_tag_entries_;
+  const uint32_t* hints_ = nullptr;  // of the batch being extracted (Extract's argument)
+  std::vector<int> add_cursors_;     // every cursor AddView reads
+  AddFileView flat_add_;             // FlatAddView's output (views valid until the next row)
+  int add_flat_state_ = -1;          // this batch: all of them are flat (1), not (0), unknown (-1)
   std::optional<DeletionVectorDescriptor> a_dv_value_;
   // stats_parsed: rendered separately, one JSON text per row (empty: null).
   int stats_parsed_node_ = -1;
@@ -252,6 +346,8 @@ bool Impl::BindField(int parent, const char* name, Want want, Field* f) {
       }
       f->a = CursorFor(k.leaf_index);
       f->b = CursorFor(v.leaf_index);
+      f->map_def = n.max_def;
+      f->entry_def = schema_.node(n.repeated_node).max_def;
       return true;
     }
     case Want::kStringList: {
@@ -327,6 +423,11 @@ bool Impl::Bind() {
   ok = ok && BindField(add, "defaultRowCommitVersion", Want::kInt, &a_drcv_);
   ok = ok && BindField(add, "clusteringProvider", Want::kString, &a_cp_);
   dv_fields(add, &a_dv_, a_dv_f_);
+  for (const Field* f : {&a_path_, &a_pv_, &a_size_, &a_mtime_, &a_dc_, &a_stats_, &a_tags_, &a_brid_, &a_drcv_, &a_cp_}) {
+    if (f->a >= 0) add_cursors_.push_back(f->a);
+    if (f->b >= 0) add_cursors_.push_back(f->b);
+  }
+  if (a_dv_.present()) add_cursors_.push_back(a_dv_.presence);
 
   ok = ok && BindField(rem, "path", Want::kString, &r_path_);
   ok = ok && BindField(rem, "deletionTimestamp", Want::kInt, &r_dts_);
@@ -393,6 +494,12 @@ bool Impl::Bind() {
 
 Result<std::optional<std::string_view>> Impl::Str(const Field& f, int64_t r) {
   if (!f.present()) return std::optional<std::string_view>();
+  Cursor& fc = C(f.a);
+  if (fc.Flat()) {
+    const int64_t v = fc.FlatValue(r);
+    if (v < 0) return std::optional<std::string_view>();
+    return std::optional<std::string_view>(fc.col->values.binary(v));
+  }
   LITHIFY_RETURN_NOT_OK(At(f.a, r));
   const Cursor& c = C(f.a);
   if (c.def(c.lvl) != c.max_def) return std::optional<std::string_view>();
@@ -402,17 +509,30 @@ Result<std::optional<std::string_view>> Impl::Str(const Field& f, int64_t r) {
 
 Result<std::optional<int64_t>> Impl::Int(const Field& f, int64_t r) {
   if (!f.present()) return std::optional<int64_t>();
-  LITHIFY_RETURN_NOT_OK(At(f.a, r));
-  const Cursor& c = C(f.a);
-  if (c.def(c.lvl) != c.max_def) return std::optional<int64_t>();
-  LITHIFY_RETURN_NOT_OK(c.CheckValue(c.val));
-  const auto& v = c.col->values;
-  if (v.type == PhysicalType::kInt32) return std::optional<int64_t>(v.value<int32_t>(c.val));
-  return std::optional<int64_t>(v.value<int64_t>(c.val));
+  Cursor& fc = C(f.a);
+  int64_t index;
+  if (fc.Flat()) {
+    index = fc.FlatValue(r);
+    if (index < 0) return std::optional<int64_t>();
+  } else {
+    LITHIFY_RETURN_NOT_OK(At(f.a, r));
+    if (fc.def(fc.lvl) != fc.max_def) return std::optional<int64_t>();
+    LITHIFY_RETURN_NOT_OK(fc.CheckValue(fc.val));
+    index = fc.val;
+  }
+  const auto& v = fc.col->values;
+  if (v.type == PhysicalType::kInt32) return std::optional<int64_t>(v.value<int32_t>(index));
+  return std::optional<int64_t>(v.value<int64_t>(index));
 }
 
 Result<std::optional<bool>> Impl::Bool(const Field& f, int64_t r) {
   if (!f.present()) return std::optional<bool>();
+  Cursor& fc = C(f.a);
+  if (fc.Flat()) {
+    const int64_t v = fc.FlatValue(r);
+    if (v < 0) return std::optional<bool>();
+    return std::optional<bool>(fc.col->values.fixed_at(v)[0] != 0);
+  }
   LITHIFY_RETURN_NOT_OK(At(f.a, r));
   const Cursor& c = C(f.a);
   if (c.def(c.lvl) != c.max_def) return std::optional<bool>();
@@ -420,9 +540,33 @@ Result<std::optional<bool>> Impl::Bool(const Field& f, int64_t r) {
   return std::optional<bool>(c.col->values.fixed_at(c.val)[0] != 0);
 }
 
+Result<bool> Impl::FlatMapView(const Field& f, int64_t r, std::vector<MapEntryView>* out) {
+  out->clear();
+  Cursor& k = C(f.a);
+  Cursor& v = C(f.b);
+  const int16_t entry_def = f.entry_def;
+  const int16_t d0 = k.flat_def(r);
+  if (d0 < f.map_def) return false;
+  if (d0 < entry_def) return true;  // empty map
+  if (d0 != k.max_def) return Status::Corruption("map '{}' has an entry without a string key", f.name);
+  MapEntryView e{k.col->values.binary(k.FlatValue(r)), std::nullopt};
+  const int16_t vd = v.flat_def(r);
+  if (vd < entry_def) return Status::Corruption("map '{}': key and value columns disagree on the entries", f.name);
+  if (vd == v.max_def) e.value = v.col->values.binary(v.FlatValue(r));
+  out->push_back(e);
+  return true;
+}
+
 Result<bool> Impl::MapView(const Field& f, int64_t r, std::vector<MapEntryView>* out) {
   out->clear();
   if (!f.present()) return false;
+  {
+    // At most one entry per row in both columns (the usual single partition column,
+    // or no tags at all): row r is level r.
+    Cursor& k = C(f.a);
+    Cursor& v = C(f.b);
+    if (k.Flat() && v.Flat()) return FlatMapView(f, r, out);
+  }
   LITHIFY_RETURN_NOT_OK(At(f.a, r));
   LITHIFY_RETURN_NOT_OK(At(f.b, r));
   const Cursor& k = C(f.a);
@@ -503,6 +647,48 @@ Result<std::optional<DeletionVectorDescriptor>> Impl::Dv(const StructRef& s, con
   return std::optional<DeletionVectorDescriptor>(std::move(dv));
 }
 
+bool Impl::AddColumnsFlat() {
+  for (int c : add_cursors_) {
+    if (!C(c).Flat()) return false;
+  }
+  return true;
+}
+
+// AddView's fields, in its order (so the first error is the same), for a batch whose
+// add columns are all flat.
+Status Impl::FlatAddView(int64_t r, AddFileView* out) {
+  AddFileView& a = *out;
+  a = AddFileView();
+  std::optional<std::string_view> path = FlatStr(a_path_, r);
+  if (!path) return Status::Corruption("missing field '{}'", a_path_.name);
+  a.path = *path;
+  a_pv_entries_.clear();
+  if (a_pv_.present()) LITHIFY_RETURN_NOT_OK(FlatMapView(a_pv_, r, &a_pv_entries_).status());
+  a.partition_values = a_pv_entries_;
+  std::optional<int64_t> size = FlatInt(a_size_, r);
+  if (!size) return Status::Corruption("missing field '{}'", a_size_.name);
+  a.size = *size;
+  a.modification_time = FlatInt(a_mtime_, r).value_or(0);
+  a.data_change = FlatBool(a_dc_, r).value_or(true);
+  a.stats = FlatStr(a_stats_, r);
+  if (stats_parsed_node_ >= 0 && stats_parsed_valid_[r]) a.stats_parsed = stats_parsed_json_[r];
+  a_tag_entries_.clear();
+  if (a_tags_.present()) LITHIFY_RETURN_NOT_OK(FlatMapView(a_tags_, r, &a_tag_entries_).status());
+  a.tags = a_tag_entries_;
+  if (a_dv_.present() && C(a_dv_.presence).flat_def(r) >= a_dv_.def) {
+    LITHIFY_ASSIGN_OR_RETURN(a_dv_value_, Dv(a_dv_, a_dv_f_, r));
+  } else {
+    a_dv_value_.reset();
+  }
+  a.deletion_vector = a_dv_value_ ? &*a_dv_value_ : nullptr;
+  a.base_row_id = FlatInt(a_brid_, r);
+  a.default_row_commit_version = FlatInt(a_drcv_, r);
+  a.clustering_provider = FlatStr(a_cp_, r);
+  if (a.size < 0) return Status::Corruption("add.size {} is negative", a.size);
+  if (hints_ != nullptr) a.path_hint = hints_[r];
+  return Status::OK();
+}
+
 Result<AddFileView> Impl::AddView(int64_t r) {
   AddFileView a;
   LITHIFY_ASSIGN_OR_RETURN(auto path, Str(a_path_, r));
@@ -527,7 +713,31 @@ Result<AddFileView> Impl::AddView(int64_t r) {
   LITHIFY_ASSIGN_OR_RETURN(a.default_row_commit_version, Int(a_drcv_, r));
   LITHIFY_ASSIGN_OR_RETURN(a.clustering_provider, Str(a_cp_, r));
   if (a.size < 0) return Status::Corruption("add.size {} is negative", a.size);
+  if (hints_ != nullptr) a.path_hint = hints_[r];
   return a;
+}
+
+bool Impl::AddPaths(const RowBatch& batch, std::vector<std::string_view>* paths) const {
+  paths->clear();
+  const int64_t rows = batch.num_rows;
+  if (!a_path_.present() || static_cast<size_t>(a_path_.a) >= batch.columns.size()) return false;
+  const ColumnData& col = batch.columns[a_path_.a];
+  const int16_t max_def = cursors_[a_path_.a].max_def;
+  if (rows < 0 || col.num_levels != rows || !col.rep_levels.empty() || !col.values.is_byte_array()) return false;
+  if (!col.def_levels.empty() && static_cast<int64_t>(col.def_levels.size()) < rows) return false;
+  int64_t present = rows;
+  if (!col.def_levels.empty()) {
+    present = 0;
+    for (int64_t r = 0; r < rows; ++r) present += col.def_levels[r] == max_def;
+  }
+  if (present != col.values.count) return false;
+  paths->resize(static_cast<size_t>(rows));
+  int64_t v = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const bool has = col.def_levels.empty() || col.def_levels[r] == max_def;
+    (*paths)[r] = has ? col.values.binary(v++) : std::string_view();
+  }
+  return true;
 }
 
 Result<RemoveFile> Impl::Remove(int64_t r) {
@@ -656,21 +866,32 @@ Status Emit(Result<T> r, const char* kind, int64_t row, const std::string& file,
   return sink(Action(std::move(r).value()));
 }
 
-Status Impl::Extract(RowBatch* batch, const std::string& file, const Sink& sink, const AddSink* on_add) {
+Status Impl::Extract(RowBatch* batch, const std::string& file, const Sink& sink, const AddSink* on_add,
+                     const uint32_t* hints) {
   if (batch->columns.size() != leaves_.size()) {
     return Status::Corruption("{}: batch has {} columns, expected {}", file, batch->columns.size(), leaves_.size());
   }
+  hints_ = hints;
+  add_flat_state_ = -1;
   if (stats_parsed_node_ >= 0) {
     LITHIFY_RETURN_NOT_OK_CTX(RenderStatsParsed(batch), "{}", file);
   }
-  for (size_t i = 0; i < cursors_.size(); ++i) cursors_[i].Reset(&batch->columns[i]);
+  for (size_t i = 0; i < cursors_.size(); ++i) cursors_[i].Reset(&batch->columns[i], batch->num_rows);
   const int64_t base = batch->first_row_index;
   for (int64_t r = 0; r < batch->num_rows; ++r) {
     int kind = -1;
     for (int k = 0; k < kNumKinds; ++k) {
-      auto present = StructPresent(action_[k], r);
-      if (!present.ok()) return present.status().WithContextF("{} row {}", file, base + r);
-      if (*present) {
+      const StructRef& sr = action_[k];
+      if (!sr.present()) continue;
+      bool present;
+      if (C(sr.presence).Flat()) {
+        present = C(sr.presence).flat_def(r) >= sr.def;
+      } else {
+        auto p = StructPresent(sr, r);
+        if (!p.ok()) return p.status().WithContextF("{} row {}", file, base + r);
+        present = *p;
+      }
+      if (present) {
         kind = k;
         break;
       }
@@ -679,6 +900,12 @@ Status Impl::Extract(RowBatch* batch, const std::string& file, const Sink& sink,
     switch (kind) {
       case kAdd:
         if (on_add != nullptr) {
+          if (add_flat_state_ < 0) add_flat_state_ = AddColumnsFlat() ? 1 : 0;
+          if (add_flat_state_ == 1) {
+            st = FlatAddView(r, &flat_add_);
+            st = st.ok() ? (*on_add)(flat_add_) : st.WithContextF("'add' action").WithContextF("{} row {}", file, base + r);
+            break;
+          }
           auto v = AddView(r);
           st = v.ok() ? (*on_add)(*v) : v.status().WithContextF("'add' action").WithContextF("{} row {}", file, base + r);
         } else {

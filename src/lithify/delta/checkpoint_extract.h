@@ -32,6 +32,8 @@
 
 #include <functional>
 #include <memory>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -65,11 +67,24 @@ class CheckpointExtractor {
   // built; same validation). Errors are located like the rendering path's: "<file> row
   // <file row index>: 'add' action: missing field 'path'". A sink error is returned
   // unchanged.
+  // `hints`, when not null, holds one value per batch row, handed to on_add as
+  // AddFileView::path_hint.
   virtual Status Extract(parquet::RowBatch* batch, const std::string& file, const Sink& sink,
-                         const AddSink* on_add) = 0;
-  Status Extract(parquet::RowBatch* batch, const std::string& file, const Sink& sink) {
-    return Extract(batch, file, sink, nullptr);
+                         const AddSink* on_add, const uint32_t* hints) = 0;
+  Status Extract(parquet::RowBatch* batch, const std::string& file, const Sink& sink,
+                 const AddSink* on_add) {
+    return Extract(batch, file, sink, on_add, nullptr);
   }
+  Status Extract(parquet::RowBatch* batch, const std::string& file, const Sink& sink) {
+    return Extract(batch, file, sink, nullptr, nullptr);
+  }
+
+  // Fills `paths` with every row's add.path of `batch` (empty for rows without one);
+  // false, leaving it empty, when add.path is not one level per row with consistent
+  // value counts (a damaged file, which Extract then reports as usual). The views point
+  // into the batch. Const and independent of Extract's state: it may run on another
+  // thread, on another batch, while Extract runs.
+  virtual bool AddPaths(const parquet::RowBatch& batch, std::vector<std::string_view>* paths) const = 0;
 };
 
 }  // namespace lithify::delta

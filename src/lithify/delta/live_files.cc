@@ -15,14 +15,6 @@ namespace lithify::delta {
 
 namespace {
 
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
 // The encoding is produced by EncodeStringMap only, so it is trusted; the bound check
 // just keeps a bug from reading past the map.
 uint64_t GetVarint(const char** pos, const char* end) {
@@ -480,17 +472,37 @@ std::map<std::string, std::string> StringMapView::ToMapNoNulls() const {
   return out;
 }
 
+namespace {
+
+size_t VarintSize(uint64_t v) {
+  size_t n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
+}
+
+char* WriteVarint(uint64_t v, char* p) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+}  // namespace
+
 void EncodeStringMap(std::span<const MapEntryView> entries, bool drop_nulls, std::string* out) {
+  // Each entry is sized and written in place (one resize, no per-byte appends: this
+  // runs for every live file of a partitioned table).
   auto put = [&](const MapEntryView& e) {
     if (drop_nulls && !e.value) return;
-    PutVarint(e.key.size(), out);
-    out->append(e.key);
-    if (e.value) {
-      PutVarint(e.value->size() + 1, out);
-      out->append(*e.value);
-    } else {
-      PutVarint(0, out);
-    }
+    const uint64_t vcode = e.value ? e.value->size() + 1 : 0;
+    const size_t old = out->size();
+    out->resize(old + VarintSize(e.key.size()) + e.key.size() + VarintSize(vcode) + (e.value ? e.value->size() : 0));
+    char* p = WriteVarint(e.key.size(), out->data() + old);
+    if (!e.key.empty()) std::memcpy(p, e.key.data(), e.key.size());
+    p = WriteVarint(vcode, p + e.key.size());
+    if (e.value && !e.value->empty()) std::memcpy(p, e.value->data(), e.value->size());
   };
   if (entries.size() == 1) {  // the common case: one partition column
     put(entries[0]);

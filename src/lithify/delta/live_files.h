@@ -58,6 +58,9 @@ struct AddFileView {
   std::optional<int64_t> base_row_id;
   std::optional<int64_t> default_row_commit_version;
   std::optional<std::string_view> clustering_provider;
+  // What CheckpointReadOptions::add_path_hints said about `path` (0: nothing; the values
+  // are the caller's own).
+  uint32_t path_hint = 0;
 };
 
 // Views of `a` (borrowing it); the map entries are written to the scratch vectors.

@@ -445,6 +445,114 @@ TEST(LiveFilesTest, NewestMalformedCommitIsReportedWithTwoThreads) {
 }
 
 
+// The checkpoint path (flat extraction, add path hints settled ahead of ApplyAdd, the
+// decoding thread) must keep exactly the files a replay of the same actions as plain
+// commits keeps: plain, percent-encoded and absolute paths, with and without DVs, some
+// removed by a newer commit under their own or another spelling.
+TEST(LiveFilesTest, CheckpointReplayEqualsTheSameActionsAsCommits) {
+  TempDir dir;
+  const std::string cp_root = dir.path("cp"), json_root = dir.path("json");
+  const int kFiles = static_cast<int>(kCheckpointBatchRows) + 2500;  // two batches: the pipeline runs
+  auto path_of = [&](const std::string& root, int i) -> std::string {
+    if (i % 50 == 1) return "d=" + std::to_string(i % 7) + "/a%20b-" + std::to_string(i) + ".parquet";  // encoded
+    if (i % 50 == 2) return "file:" + root + "/abs-" + std::to_string(i) + ".parquet";                  // absolute
+    return FileName(i);
+  };
+  auto dv_of = [](int i) -> std::string {
+    if (i % 10 != 0) return "";
+    std::string z85 = "ab^-aqEH.-t@S}K{vb[*";
+    z85[0] = "0123456789"[(i / 10) % 10];
+    return z85;
+  };
+  // Commit 2 removes every 13th file (an encoded path by its decoded spelling), and
+  // re-adds every 26th with a new size.
+  auto commit2 = [&](const std::string& root) {
+    std::string text = "{\"commitInfo\":{\"timestamp\":2}}\n";
+    for (int i = 0; i < kFiles; i += 13) {
+      std::string p = path_of(root, i);
+      if (i % 50 == 1) p = "d=" + std::to_string(i % 7) + "/a b-" + std::to_string(i) + ".parquet";
+      text += "{\"remove\":{\"path\":\"" + p + "\",\"deletionTimestamp\":9,\"dataChange\":true}}\n";
+      if (i % 26 == 0) {
+        text += "{\"add\":{\"path\":\"" + path_of(root, i) + "\",\"partitionValues\":{\"d\":\"x\"},\"size\":7,"
+                "\"modificationTime\":1,\"dataChange\":true}}\n";
+      }
+    }
+    std::ofstream(root + "/_delta_log/00000000000000000002.json") << text;
+  };
+  const std::string protocol =
+      "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,\"readerFeatures\":[\"deletionVectors\"],"
+      "\"writerFeatures\":[\"deletionVectors\"]}}\n";
+  const std::string metadata =
+      "{\"metaData\":{\"id\":\"id\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
+      "\"schemaString\":\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[]}\",\"partitionColumns\":[\"d\"],"
+      "\"configuration\":{},\"createdTime\":1}}\n";
+
+  // Table 1: the actions in a Parquet checkpoint at version 1.
+  std::filesystem::create_directories(cp_root + "/_delta_log");
+  {
+    auto fs = io::NewLocalFileSystem();
+    auto schema = parquet::BuildSchema(CheckpointFields());
+    ASSERT_TRUE(schema.ok());
+    auto out = fs->Create(cp_root + "/_delta_log/00000000000000000001.checkpoint.parquet");
+    ASSERT_TRUE(out.ok());
+    auto w = parquet::FileWriter::Open(std::move(*out), *schema);
+    ASSERT_TRUE(w.ok());
+    parquet::RowBatchBuilder b((*w)->schema());
+    ASSERT_TRUE(b.Append(Row(3, PV::Struct({PV::Int(3), PV::Int(7), PV::List({PV::String("deletionVectors")}),
+                                            PV::List({PV::String("deletionVectors")})})))
+                    .ok());
+    ASSERT_TRUE(b.Append(Row(2, PV::Struct({PV::String("id"), PV::String("{\"type\":\"struct\",\"fields\":[]}"),
+                                            PV::List({PV::String("d")}), PV::Struct({PV::String("parquet"), PV::Map({})}),
+                                            PV::Map({}), PV::Int(1)})))
+                    .ok());
+    for (int i = 0; i < kFiles; ++i) {
+      PV dv = dv_of(i).empty() ? PV::Null()
+                               : PV::Struct({PV::String("u"), PV::String(dv_of(i)), PV::Int(1), PV::Int(36),
+                                             PV::Int(1 + i % 5), PV::Null()});
+      ASSERT_TRUE(b.Append(Row(0, PV::Struct({PV::String(path_of(cp_root, i)),
+                                              PV::Map({{PV::String("d"), PV::String(std::to_string(i % 7))}}),
+                                              PV::Int(1000 + i), PV::Int(i), PV::Bool(false), PV::Null(), PV::Null(),
+                                              dv})))
+                      .ok());
+    }
+    ASSERT_TRUE((*w)->WriteBatch(b.Finish()).ok());
+    ASSERT_TRUE((*w)->Close().ok());
+    commit2(cp_root);
+  }
+  // Table 2: the same actions as commits 0 and 1.
+  std::filesystem::create_directories(json_root + "/_delta_log");
+  {
+    std::ofstream(json_root + "/_delta_log/00000000000000000000.json") << protocol << metadata;
+    std::string text;
+    for (int i = 0; i < kFiles; ++i) {
+      text += "{\"add\":{\"path\":\"" + path_of(json_root, i) + "\",\"partitionValues\":{\"d\":\"" +
+              std::to_string(i % 7) + "\"},\"size\":" + std::to_string(1000 + i) + ",\"modificationTime\":" +
+              std::to_string(i) + ",\"dataChange\":false";
+      if (!dv_of(i).empty()) {
+        text += ",\"deletionVector\":{\"storageType\":\"u\",\"pathOrInlineDv\":\"" + dv_of(i) +
+                "\",\"offset\":1,\"sizeInBytes\":36,\"cardinality\":" + std::to_string(1 + i % 5) + "}";
+      }
+      text += "}}\n";
+    }
+    std::ofstream(json_root + "/_delta_log/00000000000000000001.json") << text;
+    commit2(json_root);
+  }
+  Seen reference = LoadWith(json_root, 1, StatsMode::kNone);
+  ASSERT_EQ(reference.error, "");
+  std::sort(reference.rows.begin(), reference.rows.end());
+  size_t removed = 0;
+  for (int i = 0; i < kFiles; i += 13) removed += dv_of(i).empty() ? 1 : 0;  // a remove without DV keeps a DV add
+  size_t readded = 0;
+  for (int i = 0; i < kFiles; i += 26) ++readded;
+  EXPECT_EQ(reference.rows.size(), kFiles - removed + readded);
+  for (int threads : {1, 2}) {
+    Seen s = LoadWith(cp_root, threads, StatsMode::kNone);
+    ASSERT_EQ(s.error, "") << threads;
+    std::sort(s.rows.begin(), s.rows.end());
+    EXPECT_EQ(s.rows, reference.rows) << threads << " thread(s)";
+  }
+}
+
 // StatsMode::kNumRecords: every file keeps exactly kParsed's numRecords and nothing else
 // of its statistics, on tables written by several engines (with and without checkpoints).
 TEST(LiveFilesTest, NumRecordsModeKeepsTheRowCountsOnly) {

@@ -3,11 +3,18 @@
 #include "lithify/delta/snapshot.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <set>
+#include <span>
 #include <string_view>
 #include <thread>
 #include <unordered_set>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "lithify/base/macros.h"
 #include "lithify/delta/checkpoint.h"
@@ -53,7 +60,7 @@ class FileKeySet {
     for (size_t i = h & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
       if (s.index == 0) {
-        keys_.emplace_back(std::string(path), std::string(dv_id));
+        keys_.emplace_back(Store(path), Store(dv_id));
         s = Slot{h, static_cast<uint32_t>(keys_.size())};
         AddToFilter(h);
         return true;
@@ -62,8 +69,36 @@ class FileKeySet {
     }
   }
   bool Contains(std::string_view path, std::string_view dv_id) const {
+    return Contains(Hash(path, dv_id), path, dv_id);
+  }
+  // The hash Contains(path, "") uses, never 0 (a pure function: any thread).
+  static uint64_t KeyHash(std::string_view path) {
+    const uint64_t h = Hash(path, std::string_view());
+    return h == 0 ? 1 : h;
+  }
+  // Contains(paths[i], "") into out[i] for every i with hashes[i] != 0 (KeyHash of the
+  // path), fetching the filter's memory for a group of paths before probing any: over a
+  // million checkpoint paths the probes then overlap their cache misses instead of
+  // waiting for each in turn.
+  void ContainsMany(std::span<const std::string_view> paths, std::span<const uint64_t> hashes, uint8_t* out) const {
+    constexpr size_t kGroup = 16;
+    for (size_t base = 0; base < paths.size(); base += kGroup) {
+      const size_t n = std::min(kGroup, paths.size() - base);
+      if (!filter_.empty()) {
+        for (size_t i = base; i < base + n; ++i) __builtin_prefetch(&filter_[(hashes[i] & filter_mask_) >> 6]);
+      }
+      for (size_t i = base; i < base + n; ++i) {
+        if (hashes[i] == 0) continue;
+        // KeyHash folds a hash of 0 into 1: recompute the real one for those.
+        const uint64_t h = hashes[i] == 1 ? Hash(paths[i], std::string_view()) : hashes[i];
+        out[i] = Contains(h, paths[i], std::string_view());
+      }
+    }
+  }
+
+ private:
+  bool Contains(uint64_t h, std::string_view path, std::string_view dv_id) const {
     if (keys_.empty()) return false;
-    const uint64_t h = Hash(path, dv_id);
     if (!MayContain(h)) return false;
     for (size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
@@ -72,18 +107,55 @@ class FileKeySet {
     }
   }
 
- private:
   struct Slot {
     uint64_t hash = 0;
     uint32_t index = 0;  // 1 + index into keys_; 0 = empty
   };
   static uint64_t Hash(std::string_view path, std::string_view dv_id) {
-    uint64_t h = std::hash<std::string_view>()(path);
-    if (!dv_id.empty()) h ^= std::hash<std::string_view>()(dv_id) * 0x9e3779b97f4a7c15ull + 0x7f4a7c15;
+    uint64_t h = HashBytes(path);
+    if (!dv_id.empty()) h ^= HashBytes(dv_id) * 0x9e3779b97f4a7c15ull + 0x7f4a7c15;
     return h;
   }
+  // A multiply-mix hash over 16 bytes per step in two independent lanes (about a third
+  // of std::hash's instructions on ~90-byte paths; a million checkpoint paths are
+  // hashed). Equality is always verified, so quality only affects probe lengths.
+  static uint64_t HashBytes(std::string_view s) {
+    constexpr uint64_t kMul1 = 0x9e3779b97f4a7c15ull, kMul2 = 0xbf58476d1ce4e5b9ull;
+    const char* p = s.data();
+    size_t n = s.size();
+    uint64_t a = n * kMul1, b = ~n * kMul2;
+    auto load = [](const char* q) {
+      uint64_t w;
+      std::memcpy(&w, q, 8);
+      return w;
+    };
+    auto mix = [](uint64_t h, uint64_t w, uint64_t mul) {
+      h = (h ^ w) * mul;
+      return h ^ (h >> 29);
+    };
+    for (; n >= 16; p += 16, n -= 16) {
+      a = mix(a, load(p), kMul2);
+      b = mix(b, load(p + 8), kMul1);
+    }
+    if (n >= 8) {
+      a = mix(a, load(p), kMul2);
+      p += 8;
+      n -= 8;
+    }
+    if (n > 0) {
+      uint64_t w = 0;
+      std::memcpy(&w, p, n);
+      b = mix(b, w, kMul1);
+    }
+    uint64_t h = a ^ (b * 0x94d049bb133111ebull);  // splitmix64's finalizer
+    h ^= h >> 30;
+    h *= kMul2;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+  }
   bool Equal(uint32_t index, std::string_view path, std::string_view dv_id) const {
-    const auto& k = keys_[index - 1];
+    const auto& k = keys_[index - 1];  // (path, dv id) views into blocks_
     return k.first == path && k.second == dv_id;
   }
   void Grow() {
@@ -118,13 +190,32 @@ class FileKeySet {
   size_t mask_ = 0;
   std::vector<uint64_t> filter_;
   uint64_t filter_mask_ = 0;
-  std::vector<std::pair<std::string, std::string>> keys_;
+  // Key bytes live in blocks of at least 64 KiB (one allocation per block, not two per
+  // key: a commit-heavy log inserts tens of thousands of keys).
+  std::string_view Store(std::string_view bytes) {
+    if (bytes.empty()) return std::string_view();
+    if (bytes.size() > block_left_) {
+      const size_t size = std::max<size_t>(size_t{64} << 10, bytes.size());
+      blocks_.push_back(std::make_unique<char[]>(size));
+      block_pos_ = blocks_.back().get();
+      block_left_ = size;
+    }
+    std::memcpy(block_pos_, bytes.data(), bytes.size());
+    std::string_view stored(block_pos_, bytes.size());
+    block_pos_ += bytes.size();
+    block_left_ -= bytes.size();
+    return stored;
+  }
+  std::vector<std::pair<std::string_view, std::string_view>> keys_;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* block_pos_ = nullptr;
+  size_t block_left_ = 0;
 };
 
 // Whether RelativizeDataPath(root, p) == p for any root: no scheme (no ':'), no percent
 // escape, not absolute, and no empty, "." or ".." segment. Almost every path a writer
 // logs is like this, and the check is much cheaper than decoding and re-joining.
-bool IsPlainRelativePath(std::string_view p) {
+bool IsPlainRelativePathExact(std::string_view p) {
   if (p.empty() || p.front() == '/' || p.back() == '/') return false;
   // memchr scans are vectorized: this runs once per checkpoint add.
   if (std::memchr(p.data(), '%', p.size()) != nullptr || std::memchr(p.data(), ':', p.size()) != nullptr) {
@@ -139,6 +230,34 @@ bool IsPlainRelativePath(std::string_view p) {
     if (end == p.size()) return true;
     seg = end + 1;
   }
+}
+
+// IsPlainRelativePathExact with one vectorized pass for the usual path: no '%' or ':',
+// and no '/' followed by '/' or '.' (the only places an empty, "." or ".." segment can
+// start, besides a leading '.'). Paths that fail the quick test get the exact one.
+bool IsPlainRelativePath(std::string_view p) {
+#if defined(__SSE2__)
+  const size_t n = p.size();
+  if (n < 17 || p.front() == '/' || p.front() == '.' || p.back() == '/') return IsPlainRelativePathExact(p);
+  const char* s = p.data();
+  const __m128i pct = _mm_set1_epi8('%'), colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/'),
+                dot = _mm_set1_epi8('.');
+  // Blocks at i and i + 1 (so "/x" pairs never straddle); the last block is re-aligned
+  // to the end, overlapping the previous one.
+  for (size_t i = 0;; i += 16) {
+    if (i + 17 > n) i = n - 17;
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 1));
+    const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, pct), _mm_cmpeq_epi8(v, colon)),
+                                     _mm_and_si128(_mm_cmpeq_epi8(v, slash),
+                                                   _mm_or_si128(_mm_cmpeq_epi8(next, slash), _mm_cmpeq_epi8(next, dot))));
+    // The byte after the last block (s[n - 1]) can only be '%' or ':' here.
+    if (_mm_movemask_epi8(bad) != 0) return IsPlainRelativePathExact(p);
+    if (i + 17 == n) return s[n - 1] != '%' && s[n - 1] != ':';
+  }
+#else
+  return IsPlainRelativePathExact(p);
+#endif
 }
 
 // Whether RelativizeDataPath failed because the path lies outside the table root (as
@@ -304,35 +423,76 @@ class SnapshotBuilder {
  private:
   // Commits newest first; inside a commit the last action wins, so lines are taken in
   // reverse ("keep only the newest reference for each logical file"). Parsing is most of
-  // the cost and independent per file: with 2 threads, the next commit is parsed on a
-  // second thread while this one is parsed here; actions are applied in order, so the
+  // the cost and independent per file; applying must go in order. With 2 threads a
+  // helper parses commits ahead (at most kCommitsAhead beyond the one being applied),
+  // and the loading thread parses the next one itself whenever it would otherwise wait,
+  // so the helper takes most of the parsing while this thread applies. Actions are
+  // applied in order and a commit's parse error surfaces when its turn comes, so the
   // result (and the first error) is the sequential one.
+  static constexpr size_t kCommitsAhead = 3;
   Status ReplayCommits() {
     const auto& commits = snap_->segment_.commits;
     const size_t n = commits.size();
-    const bool parallel = EffectiveThreads(options_.threads) >= 2;
-    for (size_t i = 0; i < n; i += 2) {
-      // commits[n - 1 - i] is the newer of the pair.
-      Result<std::vector<Action>> second = std::vector<Action>();
-      std::thread helper;
-      bool helped = false;
-      if (i + 1 < n && parallel) {
-        try {
-          helper = std::thread([&] { second = ReadCommit(commits[n - 2 - i]); });
-          helped = true;
-        } catch (...) {
-          // no thread: parsed below, in order
-        }
-      }
-      Result<std::vector<Action>> first = ReadCommit(commits[n - 1 - i]);
-      if (helped) helper.join();
-      LITHIFY_RETURN_NOT_OK(ApplyCommit(commits[n - 1 - i], std::move(first)));
-      if (i + 1 < n) {
-        if (!helped) second = ReadCommit(commits[n - 2 - i]);
-        LITHIFY_RETURN_NOT_OK(ApplyCommit(commits[n - 2 - i], std::move(second)));
-      }
+    // The k-th commit to apply (newest first).
+    auto commit = [&](size_t k) -> const LogFile& { return commits[n - 1 - k]; };
+    if (EffectiveThreads(options_.threads) < 2 || n < 2) {
+      for (size_t k = 0; k < n; ++k) LITHIFY_RETURN_NOT_OK(ApplyCommit(commit(k), ReadCommit(commit(k))));
+      return Status::OK();
     }
-    return Status::OK();
+    std::vector<std::optional<Result<std::vector<Action>>>> parsed(n);
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t next_parse = 0;  // the next commit nobody has claimed to parse
+    size_t applying = 0;    // the commit being applied (or waited for)
+    bool stop = false;
+    // Claims and parses one commit (mu held on entry and exit).
+    auto parse_one = [&](std::unique_lock<std::mutex>& lock) {
+      const size_t k = next_parse++;
+      lock.unlock();
+      Result<std::vector<Action>> r = ReadCommit(commit(k));
+      lock.lock();
+      parsed[k].emplace(std::move(r));
+      cv.notify_all();
+    };
+    std::thread helper;
+    try {
+      helper = std::thread([&] {
+        std::unique_lock<std::mutex> lock(mu);
+        while (true) {
+          cv.wait(lock, [&] { return stop || next_parse >= n || next_parse <= applying + kCommitsAhead; });
+          if (stop || next_parse >= n) return;
+          parse_one(lock);
+        }
+      });
+    } catch (...) {
+      // no thread: this thread parses everything below
+    }
+    Status st;
+    for (size_t k = 0; k < n && st.ok(); ++k) {
+      Result<std::vector<Action>> r = std::vector<Action>();
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        applying = k;
+        cv.notify_all();
+        while (!parsed[k]) {
+          if (next_parse < n && next_parse <= k + kCommitsAhead) {
+            parse_one(lock);  // rather than wait
+          } else {
+            cv.wait(lock);
+          }
+        }
+        r = std::move(*parsed[k]);
+        parsed[k].reset();
+      }
+      st = ApplyCommit(commit(k), std::move(r));
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+    }
+    cv.notify_all();
+    if (helper.joinable()) helper.join();
+    return st;
   }
 
   // Stateless (safe on any thread).
@@ -355,6 +515,25 @@ class SnapshotBuilder {
     return Status::OK();
   }
 
+  CheckpointReadOptions CheckpointOptions() {
+    CheckpointReadOptions read;
+    read.read_stats = options_.stats != StatsMode::kNone;
+    // Nearly every checkpoint row of a large table is a live add: size the record table
+    // from the footer's row count once instead of growing it.
+    read.on_rows = [this](int64_t rows) { snap_->live_.Reserve(static_cast<size_t>(std::max<int64_t>(rows, 0))); };
+    // Adds arrive as views into the decoded batch: only the store copies their bytes.
+    read.on_add = [this](const AddFileView& a) { return ApplyAdd(a, /*from_checkpoint=*/true); };
+    // The commit keys are complete when the checkpoint's rows are delivered and only
+    // looked up while they are (checkpoint keys are unique, so none is added): a batch's
+    // common adds -- a plain relative path, no DV -- are settled in one pass ahead of
+    // ApplyAdd, their filter lookups overlapped.
+    read.add_path_keys = &CheckpointPathKeys;
+    read.add_path_hints = [this](std::span<const std::string_view> paths, std::span<const uint64_t> keys,
+                                 std::span<uint32_t> hints) { CheckpointPathHints(paths, keys, hints); };
+    read.threads = options_.threads;
+    return read;
+  }
+
   Status ReplayCheckpoint() {
     std::vector<Sidecar> sidecars;
     auto sink = [&](Action&& a) -> Status {
@@ -364,14 +543,7 @@ class SnapshotBuilder {
       }
       return Apply(std::move(a), /*from_checkpoint=*/true);
     };
-    CheckpointReadOptions read;
-    read.read_stats = options_.stats != StatsMode::kNone;
-    // Nearly every checkpoint row of a large table is a live add: size the record table
-    // from the footer's row count once instead of growing it.
-    read.on_rows = [&](int64_t rows) { snap_->live_.Reserve(static_cast<size_t>(std::max<int64_t>(rows, 0))); };
-    // Adds arrive as views into the decoded batch: only the store copies their bytes.
-    read.on_add = [&](const AddFileView& a) { return ApplyAdd(a, /*from_checkpoint=*/true); };
-    read.threads = options_.threads;
+    const CheckpointReadOptions read = CheckpointOptions();
     for (const LogFile& part : snap_->segment_.checkpoint) {
       if (part.name.type == LogFileType::kCheckpointUuidJson) {
         LITHIFY_RETURN_NOT_OK(ReadJsonCheckpoint(snap_->fs_, part.path, sink));
@@ -424,6 +596,25 @@ class SnapshotBuilder {
         std::move(action));
   }
 
+  // Checkpoint add path classification (CheckpointReadOptions::add_path_keys / hints):
+  // the keys (on the decoding thread) say whether a path is plain relative -- its own
+  // reconciliation key -- and hash it; the hints (here) whether a commit already holds
+  // the key (path, no DV).
+  static constexpr uint32_t kPlainUnseen = 1, kPlainSeen = 2;
+  static void CheckpointPathKeys(std::span<const std::string_view> paths, std::span<uint64_t> keys) {
+    for (size_t i = 0; i < paths.size(); ++i) {
+      keys[i] = !paths[i].empty() && IsPlainRelativePath(paths[i]) ? FileKeySet::KeyHash(paths[i]) : 0;
+    }
+  }
+  void CheckpointPathHints(std::span<const std::string_view> paths, std::span<const uint64_t> keys,
+                           std::span<uint32_t> hints) {
+    seen_scratch_.assign(paths.size(), 0);
+    seen_.ContainsMany(paths, keys, seen_scratch_.data());
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (keys[i] != 0) hints[i] = seen_scratch_[i] ? kPlainSeen : kPlainUnseen;
+    }
+  }
+
   // Whether (path, dv) is the newest reference to its logical file. Commit keys are
   // remembered; checkpoint keys are unique and only checked.
   bool FirstSighting(std::string_view path, std::string_view dv_id, bool from_checkpoint) {
@@ -432,6 +623,11 @@ class SnapshotBuilder {
   }
 
   Status ApplyAdd(const AddFileView& a, bool from_checkpoint) {
+    if (from_checkpoint && a.deletion_vector == nullptr && (a.path_hint == kPlainUnseen || a.path_hint == kPlainSeen)) {
+      // Settled by ClassifyCheckpointPaths: the path is its own key.
+      if (a.path_hint == kPlainSeen) return Status::OK();
+      return AppendLive(a.path, a);
+    }
     std::string dv_id = a.deletion_vector ? a.deletion_vector->UniqueId() : std::string();
     std::string_view path;
     std::string relativized;
@@ -453,6 +649,12 @@ class SnapshotBuilder {
       path = relativized;
     }
     if (!FirstSighting(path, dv_id, from_checkpoint)) return Status::OK();
+    return AppendLive(path, a);
+  }
+
+  // Adds the newest reference to a logical file (`path` relative) to the store, with the
+  // statistics the options keep.
+  Status AppendLive(std::string_view path, const AddFileView& a) {
     const std::optional<std::string_view>& stats = a.stats ? a.stats : a.stats_parsed;
     std::optional<std::string_view> keep;
     std::optional<int64_t> num_records;
@@ -477,7 +679,8 @@ class SnapshotBuilder {
   }
 
   Status ApplyRemove(RemoveFile&& r, bool from_checkpoint) {
-    auto rel = RelativizeDataPath(snap_->table_root_, r.path);
+    // A plain relative path is its own relativization (see IsPlainRelativePath).
+    auto rel = IsPlainRelativePath(r.path) ? Result<std::string>(r.path) : RelativizeDataPath(snap_->table_root_, r.path);
     std::string dv_id = r.deletion_vector ? r.deletion_vector->UniqueId() : std::string();
     if (!rel.ok()) {
       // A tombstone for a file outside the table (canonicalized-paths golden tables,
@@ -515,7 +718,6 @@ class SnapshotBuilder {
       LITHIFY_ASSIGN_OR_RETURN_CTX(snap_->column_mapping_mode_,
                                    ParseColumnMappingMode(snap_->metadata_.configuration), "{}", where);
     }
-    SortTombstones(&snap_->tombstones_);
     snap_->timestamp_ms_ = CommitTimestamp();
     if (options_.stats == StatsMode::kParsed) {
       // Build files() now, moving the parsed statistics in (they were validated above).
@@ -544,6 +746,7 @@ class SnapshotBuilder {
   // kParsed: the parsed statistics of live file i (aligned with the store).
   std::vector<std::optional<table::FileStats>> parsed_stats_;
   std::vector<MapEntryView> pv_scratch_, tags_scratch_;
+  std::vector<uint8_t> seen_scratch_;
 };
 
 Status CheckReadSupported(const Protocol& p) {
@@ -588,6 +791,11 @@ std::optional<int64_t> Snapshot::NumLiveRecords() const {
     if (__builtin_add_overflow(total, *n, &total)) return std::nullopt;
   }
   return total;
+}
+
+const std::vector<Tombstone>& Snapshot::tombstones() const {
+  std::call_once(tombstones_once_, [this] { SortTombstones(&tombstones_); });
+  return tombstones_;
 }
 
 const std::vector<table::FileEntry>& Snapshot::files() const {

@@ -137,8 +137,9 @@ class Snapshot {
   // with StatsMode::kParsed they are built during Load, which reports malformed stats.
   // Costs about 450 bytes per file plus its parsed statistics.
   const std::vector<table::FileEntry>& files() const;
-  // Unexpired-as-far-as-the-log-knows tombstones, sorted by path.
-  const std::vector<Tombstone>& tombstones() const { return tombstones_; }
+  // Unexpired-as-far-as-the-log-knows tombstones, sorted by path (sorted on the first
+  // call, thread-safe; commands that never ask, such as describe, skip the sort).
+  const std::vector<Tombstone>& tombstones() const;
   // Latest txn per appId.
   const std::map<std::string, Txn>& txns() const { return txns_; }
   // Live (not removed) domain metadata per domain.
@@ -176,7 +177,8 @@ class Snapshot {
   // files(): built once from live_ (eagerly with kParsed, from parsed_stats_).
   mutable std::once_flag files_once_;
   mutable std::vector<table::FileEntry> files_;
-  std::vector<Tombstone> tombstones_;
+  mutable std::once_flag tombstones_once_;
+  mutable std::vector<Tombstone> tombstones_;  // in replay order until tombstones() sorts them
   std::map<std::string, Txn> txns_;
   std::map<std::string, DomainMetadata> domains_;
   std::optional<CommitInfo> commit_info_;

@@ -205,8 +205,11 @@ Status ColumnChunkReader::Start(io::RandomAccessFile* file, int64_t offset, int6
 
   pending_.Reset(descr);
   pending_levels_ = 0;
+  run_levels_ = false;
+  level_runs_.clear();
   consumed_ = {};
   measured_ = {};
+  peeked_ = false;
 
   if (!CanDecompress(codec_)) {
     return Status::NotSupported("compression codec {}", CodecName(codec_));
@@ -287,7 +290,16 @@ Status ColumnChunkReader::ReadPage(PageHeader* header, ByteView* body) {
 Status ColumnChunkReader::DecodeNextPage() {
   PageHeader header;
   ByteView body;
-  LITHIFY_RETURN_NOT_OK(ReadPage(&header, &body));
+  // A peeked page is decoded from where PeekDataPage left it; its body must stay
+  // valid for TakePeekedPage's caller, so the window is not released below.
+  const bool was_peeked = peeked_;
+  if (peeked_) {
+    header = std::move(peek_header_);
+    body = peek_body_;
+    peeked_ = false;
+  } else {
+    LITHIFY_RETURN_NOT_OK(ReadPage(&header, &body));
+  }
   if (options_.verify_checksums && header.crc.has_value() &&
       Crc32(body) != static_cast<uint32_t>(*header.crc)) {
     return Status::Corruption("page {}: checksum mismatch", page_index_);
@@ -301,7 +313,7 @@ Status ColumnChunkReader::DecodeNextPage() {
     default: break;  // INDEX_PAGE and unknown future page types carry no values
   }
   if (scratch_.capacity() > kKeepScratch) scratch_ = Buffer();
-  if (window_.capacity() > kKeepScratch) {
+  if (!was_peeked && window_.capacity() > kKeepScratch) {
     // The window holds nothing past this page worth keeping at that size.
     window_ = Buffer();
     window_start_ = chunk_pos_;
@@ -316,6 +328,14 @@ void ColumnChunkReader::Compact() {
   auto erase_front = [](std::vector<int16_t>* v, int64_t n) {
     if (!v->empty()) v->erase(v->begin(), v->begin() + n);
   };
+  if (run_levels_) {
+    // Run-form levels stay in run form: shift the runs, dropping those consumed.
+    size_t keep = 0;
+    for (const LevelRun& r : level_runs_) {
+      if (r.end > consumed_.level) level_runs_[keep++] = LevelRun{r.end - consumed_.level, r.def};
+    }
+    level_runs_.resize(keep);
+  }
   erase_front(&pending_.def_levels, consumed_.level);
   erase_front(&pending_.rep_levels, consumed_.level);
   EraseFrontValues(&pending_.values, consumed_.value);
@@ -329,6 +349,17 @@ void ColumnChunkReader::Compact() {
 bool ColumnChunkReader::ScanRows(Cursor* c, int64_t rows) const {
   int64_t begin = c->level;
   bool complete;
+  if (run_levels_) {
+    // Every pending level starts a row; a repeated column's last row is known complete
+    // when a level follows it or the chunk has no more.
+    int64_t step = std::min(rows - c->rows, pending_levels_ - c->level);
+    c->level += step;
+    c->rows += step;
+    complete = c->rows == rows &&
+               (descr_->max_rep == 0 || c->level < pending_levels_ || ChunkExhausted());
+    c->value += RunValues(begin, c->level);
+    return complete;
+  }
   if (descr_->max_rep == 0) {
     int64_t step = std::min(rows - c->rows, pending_levels_ - c->level);
     c->level += step;
@@ -440,7 +471,26 @@ void ColumnChunkReader::TakeRows(int64_t rows, ColumnData* out) {
   }
   int64_t levels = end.level - consumed_.level;
   bool empty_out = out->num_levels == 0 && out->values.count == 0;
-  if (empty_out && consumed_.level == 0 && end.level == pending_levels_) {
+  if (run_levels_) {
+    if (descr_->max_def > 0) {
+      int64_t at = consumed_.level;
+      for (const LevelRun& r : level_runs_) {
+        if (r.end <= at) continue;
+        const int64_t stop = std::min(r.end, end.level);
+        if (stop <= at) break;
+        out->def_levels.insert(out->def_levels.end(), static_cast<size_t>(stop - at), r.def);
+        at = stop;
+      }
+    }
+    if (descr_->max_rep > 0) out->rep_levels.insert(out->rep_levels.end(), static_cast<size_t>(levels), int16_t{0});
+    if (empty_out && consumed_.level == 0 && end.level == pending_levels_) {
+      std::swap(out->values, pending_.values);
+    } else {
+      out->values.AppendRange(pending_.values, consumed_.value, end.value);
+    }
+    out->num_levels += levels;
+    consumed_ = end;
+  } else if (empty_out && consumed_.level == 0 && end.level == pending_levels_) {
     // Everything pending goes out: hand the buffers over instead of copying, and keep
     // the caller's old (empty) buffers for the next pages.
     std::swap(out->def_levels, pending_.def_levels);
@@ -468,6 +518,8 @@ void ColumnChunkReader::TakeRows(int64_t rows, ColumnData* out) {
     // Fully consumed: restart the buffer (its capacity is kept).
     pending_.Reset(*descr_);
     pending_levels_ = 0;
+    run_levels_ = false;
+    level_runs_.clear();
     consumed_ = {};
     measured_ = {};
   }
@@ -481,6 +533,8 @@ void ColumnChunkReader::TrimMemory() {
       big(pending_.rep_levels.capacity() * sizeof(int16_t))) {
     pending_ = ColumnData();
     pending_levels_ = 0;
+    run_levels_ = false;
+    level_runs_.clear();
     consumed_ = {};
     measured_ = {};
   }
@@ -492,6 +546,65 @@ void ColumnChunkReader::TrimMemory() {
   if (big(window_.capacity())) window_ = Buffer();
   if (big(scratch_.capacity())) scratch_ = Buffer();
   if (big(indices_.capacity() * sizeof(uint32_t))) indices_ = std::vector<uint32_t>();
+}
+
+int64_t ColumnChunkReader::CompleteRowsPending() const {
+  const int64_t levels = pending_levels_ - consumed_.level;
+  if (descr_->max_rep == 0) return levels;
+  int64_t starts = run_levels_ ? levels : CountEqual(pending_.rep_levels.data() + consumed_.level, levels, 0);
+  // The last row may go on in the next page unless the chunk has no more levels.
+  if (starts > 0 && !ChunkExhausted()) --starts;
+  return starts;
+}
+
+Result<int64_t> ColumnChunkReader::MeasurePageRows(int64_t max_rows, int64_t budget,
+                                                   int64_t* cost) {
+  // Dictionary and index pages add no levels: decode until a data page did.
+  while (consumed_.level == pending_levels_ && !ChunkExhausted()) {
+    LITHIFY_RETURN_NOT_OK(DecodeNextPage());
+  }
+  const int64_t ready = CompleteRowsPending();
+  if (ready > 0) max_rows = std::min(max_rows, ready);
+  return MeasureRows(max_rows, budget, cost);
+}
+
+Status ColumnChunkReader::PeekDataPage(const PageHeader** header, ByteView* payload) {
+  *header = nullptr;
+  if (consumed_.level < pending_levels_) return Status::OK();
+  while (!peeked_) {
+    if (ChunkExhausted()) return Status::OK();
+    PageHeader h;
+    ByteView body;
+    LITHIFY_RETURN_NOT_OK(ReadPage(&h, &body));
+    const bool data = h.type == PageType::kDataPage || h.type == PageType::kDataPageV2;
+    peek_header_ = std::move(h);
+    peek_body_ = body;
+    peeked_ = true;
+    if (!data) LITHIFY_RETURN_NOT_OK(DecodeNextPage());  // consumes it, as the row path would
+  }
+  *header = &peek_header_;
+  *payload = peek_body_;
+  return Status::OK();
+}
+
+Status ColumnChunkReader::TakePeekedPage(ColumnData* out, int64_t* rows) {
+  if (!peeked_ || consumed_.level < pending_levels_) {
+    return Status::Internal("TakePeekedPage without a peeked page at a page boundary");
+  }
+  const int64_t rows_before = rows_read_;
+  LITHIFY_RETURN_NOT_OK(DecodeNextPage());
+  const int64_t n = rows_read_ - rows_before;
+  if (descr_->max_rep > 0 && pending_levels_ > 0 && !run_levels_ && pending_.rep_levels[0] != 0) {
+    return Status::Corruption("page {} starts inside a row (repetition level {})",
+                              page_index_ - 1, pending_.rep_levels[0]);
+  }
+  out->Reset(*descr_);
+  if (pending_levels_ > 0) {
+    measured_ = Cursor{pending_levels_, pending_.values.count, n};
+    TakeRows(n, out);
+  }
+  *rows = n;
+  return Status::OK();
 }
 
 Status ColumnChunkReader::Finish() {
@@ -599,6 +712,8 @@ Status ColumnChunkReader::DecodeLevels(int32_t num_values, ByteView rep, Encodin
   }
   int level_arrays = (descr_->max_def > 0) + (descr_->max_rep > 0);
   LITHIFY_RETURN_NOT_OK(ChargeMemory(n * 2 * level_arrays));
+  if (TryRunLevels(n, rep, rep_encoding, def, def_encoding, non_null)) return Status::OK();
+  MaterializeLevels();  // appending to pending run-form levels
 
   if (descr_->max_rep > 0) {
     size_t old = pending_.rep_levels.size();
@@ -632,6 +747,82 @@ Status ColumnChunkReader::DecodeLevels(int32_t num_values, ByteView rep, Encodin
   pending_levels_ += n;
   pending_.num_levels = pending_levels_;
   return Status::OK();
+}
+
+namespace {
+// Run-form pages with more definition runs than this are decoded as usual (scanning
+// and copying the runs would approach the cost of the levels themselves).
+constexpr size_t kMaxLevelRuns = 64;
+}  // namespace
+
+bool ColumnChunkReader::TryRunLevels(int64_t n, ByteView rep, Encoding rep_encoding, ByteView def,
+                                     Encoding def_encoding, int64_t* non_null) {
+  // Only into an empty pending buffer (levels appended to others are materialized).
+  if (n == 0 || consumed_.level != pending_levels_ || (descr_->max_def == 0 && descr_->max_rep == 0)) return false;
+  if (descr_->max_rep > 0) {
+    if (rep_encoding != Encoding::kRle) return false;
+    RleBitPackedDecoder dec(rep.data(), rep.size(), BitWidth(static_cast<uint64_t>(descr_->max_rep)));
+    if (!dec.RleRuns(static_cast<size_t>(n), 1, &run_scratch_) || run_scratch_[0].second != 0) return false;
+  }
+  if (descr_->max_def > 0) {
+    if (def_encoding != Encoding::kRle) return false;
+    RleBitPackedDecoder dec(def.data(), def.size(), BitWidth(static_cast<uint64_t>(descr_->max_def)));
+    if (!dec.RleRuns(static_cast<size_t>(n), kMaxLevelRuns, &run_scratch_)) return false;
+    for (const auto& run : run_scratch_) {
+      // Out-of-range levels are reported by the decoding path.
+      if (run.second > static_cast<uint32_t>(descr_->max_def)) return false;
+    }
+  } else {
+    run_scratch_.assign(1, {static_cast<uint64_t>(n), 0u});
+  }
+  // The buffer is empty: drop the consumed values as TakeRows would have.
+  pending_.Reset(*descr_);
+  consumed_ = {};
+  measured_ = {};
+  level_runs_.clear();
+  int64_t end = 0, values = 0;
+  for (const auto& run : run_scratch_) {
+    end += static_cast<int64_t>(run.first);
+    level_runs_.push_back(LevelRun{end, static_cast<int16_t>(run.second)});
+    if (descr_->max_def == 0 || run.second == static_cast<uint32_t>(descr_->max_def)) {
+      values += static_cast<int64_t>(run.first);
+    }
+  }
+  run_levels_ = true;
+  *non_null = values;
+  rows_read_ += n;  // every level starts a row
+  levels_read_ += n;
+  pending_levels_ = n;
+  pending_.num_levels = pending_levels_;
+  return true;
+}
+
+int64_t ColumnChunkReader::RunValues(int64_t begin, int64_t end) const {
+  if (descr_->max_def == 0) return end - begin;
+  int64_t values = 0, start = 0;
+  for (const LevelRun& r : level_runs_) {
+    if (r.end > begin && start < end && r.def == descr_->max_def) {
+      values += std::min(r.end, end) - std::max(start, begin);
+    }
+    start = r.end;
+    if (start >= end) break;
+  }
+  return values;
+}
+
+void ColumnChunkReader::MaterializeLevels() {
+  if (!run_levels_) return;
+  run_levels_ = false;
+  if (descr_->max_def > 0) {
+    pending_.def_levels.clear();
+    int64_t at = 0;
+    for (const LevelRun& r : level_runs_) {
+      pending_.def_levels.insert(pending_.def_levels.end(), static_cast<size_t>(r.end - at), r.def);
+      at = r.end;
+    }
+  }
+  if (descr_->max_rep > 0) pending_.rep_levels.assign(static_cast<size_t>(pending_levels_), int16_t{0});
+  level_runs_.clear();
 }
 
 Status ColumnChunkReader::DecodeValues(Encoding encoding, ByteView in, int64_t n) {

@@ -68,6 +68,28 @@ class ColumnChunkReader {
   // not pin them; small buffers stay for the next chunk.
   void TrimMemory();
 
+  // --- Page access, for copying pages unchanged (FileReader::OpenColumnPages). ---
+  // Additive to the row interface above; both may be mixed within a chunk.
+
+  // Decoded rows not yet taken whose end is known (a following row start, or the end
+  // of the chunk's levels).
+  int64_t CompleteRowsPending() const;
+  // MeasureRows that stops at page boundaries: when nothing is pending it decodes one
+  // page (dictionary and index pages are consumed on the way), and it never asks for
+  // more rows than are complete in the pending data (unless none is: a row spanning
+  // pages is decoded on as MeasureRows does).
+  Result<int64_t> MeasurePageRows(int64_t max_rows, int64_t budget, int64_t* cost);
+  // At a page boundary (every decoded level taken): consumes dictionary and index
+  // pages that come next and parses the header of the next data page without
+  // decoding its body. *header is null when levels are pending or the chunk's levels
+  // are all read. *header and *payload (the page's stored bytes after its header)
+  // stay valid until the next call other than TakePeekedPage.
+  Status PeekDataPage(const PageHeader** header, ByteView* payload);
+  // Decodes the peeked page (CRC verified, levels and values checked as in the row
+  // path) into `out` (Reset first) and counts its rows as taken; *rows receives them
+  // (rows starting in the page). Precondition: PeekDataPage returned a header.
+  Status TakePeekedPage(ColumnData* out, int64_t* rows);
+
  private:
   // A position in the pending buffer (level and value index); `rows` counts the row
   // starts between the consumed position and it.
@@ -127,8 +149,34 @@ class ColumnChunkReader {
   // values of pending_. `measured_` is where the last MeasureRows ended.
   ColumnData pending_;
   int64_t pending_levels_ = 0;
+  // Run-form levels: when a page's definition levels are a few RLE runs and its
+  // repetition levels (if any) all 0 -- a column null in all or part of the page, or
+  // never null -- the pending levels are kept as those runs instead of one int16 per
+  // value: `level_runs_` holds (end level, definition level) with increasing ends
+  // covering [0, pending_levels_), and pending_.def_levels / rep_levels stay empty.
+  // ScanRows, TakeRows and Compact handle this form; anything else that needs the
+  // levels calls MaterializeLevels first. Saves decoding, checking, counting and copying
+  // a level per value of mostly-null columns (most of a Delta checkpoint's).
+  struct LevelRun {
+    int64_t end;
+    int16_t def;
+  };
+  bool run_levels_ = false;
+  std::vector<LevelRun> level_runs_;
+  std::vector<std::pair<uint64_t, uint32_t>> run_scratch_;
+  void MaterializeLevels();
+  // Values (def == max_def) among pending levels [begin, end) in run form.
+  int64_t RunValues(int64_t begin, int64_t end) const;
+  // DecodeLevels' run form; false when the page does not qualify.
+  bool TryRunLevels(int64_t n, ByteView rep, Encoding rep_encoding, ByteView def,
+                    Encoding def_encoding, int64_t* non_null);
   Cursor consumed_;
   Cursor measured_;
+
+  // A data page parsed by PeekDataPage and not yet decoded (its body is in window_).
+  bool peeked_ = false;
+  PageHeader peek_header_;
+  ByteView peek_body_;
 
   // Reused across chunks.
   Buffer window_;

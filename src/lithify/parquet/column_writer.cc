@@ -93,6 +93,8 @@ void ColumnChunkWriter::ResetChunk() {
   data_uncompressed_ = 0;
   dict_data_pages_ = 0;
   plain_data_pages_ = 0;
+  plain_v2_pages_ = 0;
+  copied_pages_ = 0;
   stats_.Reset();
 }
 
@@ -357,6 +359,69 @@ Status ColumnChunkWriter::FlushPage() {
   return Status::OK();
 }
 
+Status ColumnChunkWriter::AppendEncodedPage(const PageHeader& header, ByteView payload,
+                                            const ColumnData& page) {
+  const bool v2 = header.type == PageType::kDataPageV2 && header.data_page_header_v2;
+  const bool v1 = header.type == PageType::kDataPage && header.data_page_header;
+  auto refuse = [&](std::string_view why) {
+    return Status::InvalidArgument("column '{}': cannot append an encoded page: {}",
+                                   descr_.dotted_path, why);
+  };
+  if (!AcceptsPlainPages()) return refuse("the chunk is still dictionary-encoded");
+  if (!v1 && !v2) return refuse("not a data page");
+  if ((v1 ? header.data_page_header->encoding : header.data_page_header_v2->encoding) !=
+      Encoding::kPlain) {
+    return refuse("values are not PLAIN");
+  }
+  if (v1 && max_rep_ > 0) return refuse("a v1 page of a repeated column may end inside a row");
+  if (v1 && max_def_ > 0 && header.data_page_header->definition_level_encoding != Encoding::kRle) {
+    return refuse("definition levels are not RLE");
+  }
+  const int64_t levels = v1 ? header.data_page_header->num_values
+                            : header.data_page_header_v2->num_values;
+  if (page.num_levels != levels || payload.size() != static_cast<size_t>(header.compressed_page_size)) {
+    return refuse("the decoded page or payload does not match the header");
+  }
+  LITHIFY_RETURN_NOT_OK(FlushPage());
+  stats_.AddNulls(levels - page.values.count);
+  if (page.values.count > 0) stats_.AddValues(page.values, 0, page.values.count);
+
+  PageHeader ph;
+  ph.type = header.type;
+  ph.uncompressed_page_size = header.uncompressed_page_size;
+  ph.compressed_page_size = header.compressed_page_size;
+  // An input CRC is kept, not recomputed: a copy must not bless bytes that the reader
+  // was told not to verify.
+  if (options_.write_page_checksums) {
+    ph.crc = header.crc ? *header.crc : static_cast<int32_t>(Crc32(payload));
+  }
+  if (v1) {
+    ph.data_page_header = *header.data_page_header;
+    ph.data_page_header->statistics.reset();
+  } else {
+    ph.data_page_header_v2 = *header.data_page_header_v2;
+    ph.data_page_header_v2->statistics.reset();
+  }
+  header_.Clear();
+  SerializePageHeader(ph, &header_);
+  const int64_t bytes = static_cast<int64_t>(header_.size() + payload.size());
+  if (stream_ != nullptr) {
+    LITHIFY_RETURN_NOT_OK(DrainToStream());
+    if (first_data_page_ < 0) first_data_page_ = static_cast<int64_t>(stream_->position());
+    LITHIFY_RETURN_NOT_OK(stream_->Append(header_.view()));
+    LITHIFY_RETURN_NOT_OK(stream_->Append(payload));
+  } else {
+    data_pages_.Append(header_.view());
+    data_pages_.Append(payload);
+  }
+  data_compressed_ += bytes;
+  data_uncompressed_ += static_cast<int64_t>(header_.size()) + header.uncompressed_page_size;
+  chunk_levels_ += levels;
+  (v1 ? plain_data_pages_ : plain_v2_pages_)++;
+  ++copied_pages_;
+  return Status::OK();
+}
+
 void ColumnChunkWriter::BeginStreamingChunk(io::OutputStream* out) {
   stream_ = out;
   chunk_start_ = static_cast<int64_t>(out->position());
@@ -435,7 +500,12 @@ Status ColumnChunkWriter::FinishChunk(io::OutputStream* out, ColumnChunk* chunk)
   if (plain_data_pages_ > 0) {
     md.encoding_stats.push_back({PageType::kDataPage, Encoding::kPlain, plain_data_pages_});
   }
-  if (dict_data_pages_ > 0 || plain_data_pages_ > 0) md.encodings.push_back(Encoding::kPlain);
+  if (plain_v2_pages_ > 0) {
+    md.encoding_stats.push_back({PageType::kDataPageV2, Encoding::kPlain, plain_v2_pages_});
+  }
+  if (dict_data_pages_ > 0 || plain_data_pages_ > 0 || plain_v2_pages_ > 0) {
+    md.encodings.push_back(Encoding::kPlain);
+  }
   if (max_def_ > 0 || max_rep_ > 0) md.encodings.push_back(Encoding::kRle);
   if (dict_data_pages_ > 0) md.encodings.push_back(Encoding::kRleDictionary);
   md.total_uncompressed_size = data_uncompressed_ + dict_page_uncompressed_;

@@ -23,6 +23,10 @@
 // overflows, compressed) plus the dictionary (<= dictionary_page_size_limit + one
 // mini-batch) plus one page; high-cardinality columns fall back early and stream.
 //
+// Page copy (AppendEncodedPage, used by RewriteFiles): once the chunk is PLAIN, a PLAIN
+// data page of another file in this writer's codec can be appended as stored; its
+// decoded values still go through the chunk's statistics.
+//
 // The hot path has no virtual calls and no per-value allocations. Not thread-safe;
 // one writer per column, reused across row groups.
 #pragma once
@@ -72,9 +76,26 @@ class ColumnChunkWriter {
   // writers of other columns hold no memory.
   void BeginStreamingChunk(io::OutputStream* out);
 
+  // Page copy (RewriteFiles): whether a PLAIN data page may be appended now, i.e. the
+  // chunk no longer dictionary-encodes (fallback happened, dictionaries are off, or
+  // BOOLEAN), so the page neither reorders values nor makes encodings untrue.
+  bool AcceptsPlainPages() const { return !dict_mode_; }
+  // Appends an already encoded data page (v1 or v2) unchanged after the page being
+  // filled (which is flushed first, so pages stay in row order). `header` is the
+  // page's header as stored elsewhere; a fresh one is written with its statistics
+  // dropped and its CRC kept (computed when absent and checksums are on, dropped when
+  // they are off). `payload` is its stored body, which the caller guarantees is in
+  // this writer's codec. `page` holds its decoded levels and values, from which the
+  // chunk statistics and counts are updated exactly as if the values had been written.
+  // InvalidArgument unless AcceptsPlainPages(), the page is a PLAIN data page whose
+  // v1 levels are RLE, no repeated v1 page, and `page` holds the header's num_values
+  // levels.
+  Status AppendEncodedPage(const PageHeader& header, ByteView payload, const ColumnData& page);
+
   // Page bookkeeping of the current chunk (for tests and diagnostics).
   int dictionary_pages_used() const { return dict_data_pages_; }
-  int plain_pages() const { return plain_data_pages_; }
+  int plain_pages() const { return plain_data_pages_ + plain_v2_pages_; }
+  int copied_pages() const { return copied_pages_; }
 
  private:
   Status AppendValues(const ColumnValues& values, int64_t begin, int64_t end);
@@ -133,6 +154,8 @@ class ColumnChunkWriter {
   int64_t data_uncompressed_ = 0;  // data pages, headers included
   int dict_data_pages_ = 0;
   int plain_data_pages_ = 0;
+  int plain_v2_pages_ = 0;   // copied DATA_PAGE_V2 pages (all PLAIN)
+  int copied_pages_ = 0;     // of plain_data_pages_ + plain_v2_pages_
   ColumnStatistics stats_;
 
   // Scratch, reused across pages.

@@ -347,6 +347,46 @@ RleBitPackedDecoder::RleBitPackedDecoder(const uint8_t* data, size_t size, int b
 
 size_t RleBitPackedDecoder::position() const { return pos_; }
 
+bool RleBitPackedDecoder::RleRuns(size_t n, size_t max_runs,
+                                  std::vector<std::pair<uint64_t, uint32_t>>* runs) const {
+  runs->clear();
+  // Decodes as DecodeImpl does, on a copy, merging equal neighbours; a long stretch of
+  // varied values gives up as soon as it needs more than max_runs runs.
+  RleBitPackedDecoder d = *this;
+  auto add = [&](uint64_t count, uint32_t v) {
+    if (!runs->empty() && runs->back().second == v) {
+      runs->back().first += count;
+      return true;
+    }
+    if (runs->size() == max_runs) return false;
+    runs->emplace_back(count, v);
+    return true;
+  };
+  uint32_t unpacked[64];
+  uint64_t left = n;
+  while (left > 0) {
+    if (d.run_remaining_ == 0) {
+      if (d.pos_ >= d.size_ || !d.NextRun().ok()) return false;
+      continue;
+    }
+    if (d.is_rle_) {
+      const uint64_t take = std::min(left, d.run_remaining_);
+      if (!add(take, d.rle_value_)) return false;
+      d.run_remaining_ -= take;
+      left -= take;
+    } else {
+      const size_t take = static_cast<size_t>(std::min<uint64_t>({left, d.run_remaining_, 64}));
+      d.UnpackFromRun(unpacked, take);
+      for (size_t i = 0; i < take; ++i) {
+        if (!add(1, unpacked[i])) return false;
+      }
+      d.run_remaining_ -= take;
+      left -= take;
+    }
+  }
+  return true;
+}
+
 Status RleBitPackedDecoder::NextRun() {
   if (bit_width_ < 0 || bit_width_ > 32) {
     return Status::Corruption("RLE/bit-packed bit width {} is outside 0..32", bit_width_);

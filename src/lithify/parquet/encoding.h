@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lithify/base/buffer.h"
@@ -39,6 +40,12 @@ class RleBitPackedDecoder {
   Status Decode(int16_t* out, size_t n);  // levels
   // Bytes consumed so far (exact only after the last needed run).
   size_t position() const;
+  // Whether the next `n` values form at most `max_runs` runs of equal values: then
+  // `runs` receives them as (count, value) pairs, counts summing to exactly `n`, the
+  // values Decode(out, n) would write (the decoder itself is not advanced). Costs
+  // O(runs) for RLE runs and O(values) for bit-packed ones. False when there are more
+  // runs, or the data is malformed: the caller then decodes, which reports it.
+  bool RleRuns(size_t n, size_t max_runs, std::vector<std::pair<uint64_t, uint32_t>>* runs) const;
  private:
   Status NextRun();
   template <typename T>

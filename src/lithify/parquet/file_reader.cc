@@ -186,6 +186,114 @@ class RowGroupStreamImpl final : public RowGroupStream {
   Status status_;
 };
 
+class ColumnPageStreamImpl final : public ColumnPageStream {
+ public:
+  ColumnPageStreamImpl(const std::string& path, const Schema& schema, int rg, int leaf,
+                       int64_t first_row, int64_t num_rows, const ColumnMetaData& meta,
+                       int64_t max_rows, int64_t max_bytes)
+      : path_(path),
+        descr_(schema.leaf(leaf)),
+        rg_(rg),
+        leaf_(leaf),
+        first_row_(first_row),
+        remaining_(num_rows),
+        meta_(meta),
+        max_rows_(max_rows),
+        max_bytes_(max_bytes) {}
+
+  Status Start(io::RandomAccessFile* file, const ChunkRange& range, const ReadOptions& options) {
+    internal::ChunkReadOptions opts;
+    opts.verify_checksums = options.verify_checksums;
+    opts.max_decoded_bytes = options.max_decoded_chunk_bytes;
+    return Sticky(reader_.Start(file, range.offset, range.length, descr_, meta_,
+                                remaining_, opts));
+  }
+
+  const ColumnMetaData& metadata() const override { return meta_; }
+
+  Result<bool> PeekPage(Page* page) override {
+    LITHIFY_RETURN_NOT_OK(status_);
+    page->header = nullptr;
+    if (remaining_ == 0) return false;
+    const PageHeader* h = nullptr;
+    ByteView payload;
+    LITHIFY_RETURN_NOT_OK(Sticky(reader_.PeekDataPage(&h, &payload)));
+    if (h == nullptr) return false;
+    page->header = h;
+    page->payload = payload;
+    page->first_row = taken_;
+    page->num_rows = -1;
+    if (h->data_page_header_v2) {
+      page->num_rows = h->data_page_header_v2->num_rows;
+    } else if (h->data_page_header && descr_.max_rep == 0) {
+      page->num_rows = h->data_page_header->num_values;
+    }
+    peeked_rows_ = page->num_rows;
+    return true;
+  }
+
+  Result<int64_t> TakePage(ColumnData* out) override {
+    LITHIFY_RETURN_NOT_OK(status_);
+    int64_t rows = 0;
+    LITHIFY_RETURN_NOT_OK(Sticky(reader_.TakePeekedPage(out, &rows)));
+    out->leaf_index = leaf_;
+    if (peeked_rows_ >= 0 && rows != peeked_rows_) {
+      return status_ = Error(Status::Corruption("page header says {} rows, its levels hold {}",
+                                                peeked_rows_, rows));
+    }
+    if (rows > remaining_) {
+      return status_ = Error(Status::Corruption("page holds rows past the row group's end"));
+    }
+    taken_ += rows;
+    remaining_ -= rows;
+    if (remaining_ == 0) LITHIFY_RETURN_NOT_OK(Sticky(reader_.Finish()));
+    return rows;
+  }
+
+  Result<bool> Next(RowBatch* out) override {
+    LITHIFY_RETURN_NOT_OK(status_);
+    out->num_rows = 0;
+    out->first_row_index = first_row_ + taken_;
+    out->columns.resize(1);
+    ColumnData& c = out->columns[0];
+    c.leaf_index = leaf_;
+    c.Reset(descr_);
+    if (remaining_ == 0) return false;
+    int64_t cost = 0;
+    Result<int64_t> fit = reader_.MeasurePageRows(std::min(max_rows_, remaining_), max_bytes_, &cost);
+    if (!fit.ok()) return status_ = Error(fit.status());
+    reader_.TakeRows(*fit, &c);
+    out->num_rows = *fit;
+    taken_ += *fit;
+    remaining_ -= *fit;
+    if (remaining_ == 0) LITHIFY_RETURN_NOT_OK(Sticky(reader_.Finish()));
+    return true;
+  }
+
+ private:
+  Status Error(const Status& st) const {
+    return st.WithContextF("{}: row group {}: column '{}'", path_, rg_, descr_.dotted_path);
+  }
+  Status Sticky(const Status& st) {
+    if (!st.ok()) status_ = Error(st);
+    return status_;
+  }
+
+  const std::string& path_;
+  const ColumnDescriptor& descr_;
+  const int rg_;
+  const int leaf_;
+  const int64_t first_row_;
+  int64_t remaining_;
+  int64_t taken_ = 0;
+  int64_t peeked_rows_ = -1;
+  const ColumnMetaData& meta_;
+  const int64_t max_rows_;
+  const int64_t max_bytes_;
+  internal::ColumnChunkReader reader_;
+  Status status_;
+};
+
 class FileReaderImpl final : public FileReader {
  public:
   FileReaderImpl(std::unique_ptr<io::RandomAccessFile> file, ReadOptions options,
@@ -208,6 +316,18 @@ class FileReaderImpl final : public FileReader {
   Result<RowBatch> ReadRowGroup(int rg, const std::vector<int>& leaves) override;
   Result<std::unique_ptr<RowGroupStream>> OpenRowGroup(int rg, const std::vector<int>& leaves,
                                                        int64_t max_rows_per_batch) override;
+  Result<std::unique_ptr<ColumnPageStream>> OpenColumnPages(int rg, int leaf,
+                                                            int64_t max_rows_per_batch) override {
+    LITHIFY_ASSIGN_OR_RETURN(auto check, NewStream(rg, {leaf}, max_rows_per_batch, 0));
+    (void)check;  // validates the arguments the same way
+    auto stream = std::make_unique<ColumnPageStreamImpl>(
+        path_, schema_, rg, leaf, first_rows_[rg], metadata_.row_groups[rg].num_rows,
+        *metadata_.row_groups[rg].columns[leaf].meta_data, max_rows_per_batch,
+        std::max<int64_t>(options_.max_batch_bytes, 0));
+    LITHIFY_RETURN_NOT_OK(stream->Start(
+        file_.get(), ranges_[static_cast<size_t>(rg) * schema_.num_leaves() + leaf], options_));
+    return std::unique_ptr<ColumnPageStream>(std::move(stream));
+  }
 
  private:
   // Validates the arguments and builds an unstarted stream.

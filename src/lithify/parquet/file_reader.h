@@ -58,6 +58,40 @@ class RowGroupStream {
   virtual int64_t rows_remaining() const = 0;
 };
 
+// One column chunk read either in batches of whole rows or page by page, so that a
+// rewrite can copy some pages unchanged and decode the others (FileReader::
+// OpenColumnPages). Batches never cross a page boundary needlessly: Next returns at
+// most the complete rows of the pages decoded so far (decoding one more page when none
+// is left, or more when a row spans pages), so the stream is at a page boundary after
+// every page's last row was returned. Borrows the FileReader's file like a
+// RowGroupStream. Errors name file, row group and column; the first error is sticky.
+class ColumnPageStream {
+ public:
+  struct Page {
+    const PageHeader* header = nullptr;  // as stored (statistics included)
+    ByteView payload;                    // the stored bytes after the header
+    int64_t first_row = 0;               // row index within the row group
+    // Rows in the page when the header tells: a v1 page of a flat column (num_values)
+    // or a v2 page (num_rows); -1 for a v1 page of a repeated column.
+    int64_t num_rows = -1;
+  };
+  virtual ~ColumnPageStream() = default;
+  // The chunk's footer metadata (codec, encodings, encoding_stats).
+  virtual const ColumnMetaData& metadata() const = 0;
+  // At a page boundary: the next data page, header parsed but body not decoded
+  // (dictionary pages before it are read as the row path reads them). Returns false
+  // when rows of decoded pages remain to be returned by Next, or no page is left.
+  // page->header and page->payload stay valid until the next PeekPage or Next.
+  virtual Result<bool> PeekPage(Page* page) = 0;
+  // Takes the page PeekPage returned: its levels and values are decoded into `out`
+  // (CRC, level and value checks as in Next) and its rows count as returned. Returns
+  // the rows. Corruption when they disagree with the header's num_rows, exceed the
+  // row group, or the page starts inside a row.
+  virtual Result<int64_t> TakePage(ColumnData* out) = 0;
+  // Like RowGroupStream::Next for this one column, within the page bound above.
+  virtual Result<bool> Next(RowBatch* out) = 0;
+};
+
 class FileReader {
  public:
   // Reads the footer. Corruption for a file that is not Parquet (bad magic, footer
@@ -85,6 +119,10 @@ class FileReader {
   // InvalidArgument for an out-of-range row group, leaf or batch size.
   virtual Result<std::unique_ptr<RowGroupStream>> OpenRowGroup(
       int rg, const std::vector<int>& leaves, int64_t max_rows_per_batch = kDefaultBatchRows) = 0;
+  // Streams leaf `leaf` of row group `rg` page by page or in batches of at most
+  // `max_rows_per_batch` rows (see ColumnPageStream). InvalidArgument like OpenRowGroup.
+  virtual Result<std::unique_ptr<ColumnPageStream>> OpenColumnPages(
+      int rg, int leaf, int64_t max_rows_per_batch = kDefaultBatchRows) = 0;
 };
 
 // Resolves user column names ("a", "a.b") to leaf indices: a group name selects every

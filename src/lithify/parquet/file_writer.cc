@@ -270,6 +270,25 @@ class FileWriterImpl final : public FileWriter {
     return Status::OK();
   }
 
+  bool ColumnAcceptsEncodedPages() const override {
+    return state_ == State::kOpen && open_leaf_ >= 0 && columns_[open_leaf_]->AcceptsPlainPages();
+  }
+
+  Status AppendEncodedPage(const PageHeader& header, ByteView payload, const ColumnData& page,
+                           int64_t num_rows) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (open_leaf_ < 0) return Fail(Status::InvalidArgument("AppendEncodedPage without BeginColumn"));
+    const ColumnDescriptor& d = schema_.leaf(open_leaf_);
+    if (num_rows <= 0 || open_rows_ + num_rows > col_rg_->num_rows) {
+      return Fail(Status::InvalidArgument("column '{}': a page of {} rows after {} does not fit the row group's {}",
+                                          d.dotted_path, num_rows, open_rows_, col_rg_->num_rows));
+    }
+    LITHIFY_RETURN_NOT_OK(Fail(ValidateColumn(d, open_leaf_, page, num_rows)));
+    LITHIFY_RETURN_NOT_OK(Fail(columns_[open_leaf_]->AppendEncodedPage(header, payload, page)));
+    open_rows_ += num_rows;
+    return Status::OK();
+  }
+
   Status EndColumn() override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
     if (open_leaf_ < 0) return Fail(Status::InvalidArgument("EndColumn without BeginColumn"));

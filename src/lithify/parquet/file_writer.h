@@ -20,6 +20,11 @@
 // column-mode row group is open; both modes may be mixed between row groups. Any
 // error in column mode is sticky (a partial chunk may already be in the stream).
 //
+// Page copy (AppendEncodedPage): within column-at-a-time writing, a PLAIN data page of
+// another file in the same codec is appended unchanged behind a fresh header once the
+// column's chunk is PLAIN (its dictionary fell back or is off); its decoded values
+// still pass through the chunk's statistics, so footer statistics stay exact.
+//
 // Row group copy (AppendRowGroupCopy): a row group of another file with the same schema
 // is appended without decoding: its column chunks' bytes (dictionary and data pages,
 // headers and CRCs included) go to the output unchanged, and its footer metadata is
@@ -90,6 +95,18 @@ class FileWriter {
   virtual Status EndColumn() = 0;
   // Finishes the row group. InvalidArgument unless every leaf was written.
   virtual Status EndRowGroup() = 0;
+
+  // Page copy into the open column (RewriteFiles): whether its chunk can take an
+  // encoded PLAIN page now (ColumnChunkWriter::AcceptsPlainPages; false when no column
+  // is open).
+  virtual bool ColumnAcceptsEncodedPages() const = 0;
+  // Appends one encoded data page holding `num_rows` rows to the open column without
+  // re-encoding it (ColumnChunkWriter::AppendEncodedPage: `payload` must be in this
+  // writer's codec, `page` is its decoded content, validated like a WriteColumn
+  // column; statistics are computed from it). InvalidArgument as WriteColumn or when
+  // the page cannot be appended; errors are sticky.
+  virtual Status AppendEncodedPage(const PageHeader& header, ByteView payload,
+                                   const ColumnData& page, int64_t num_rows) = 0;
 
   // Appends `row_group` (the footer metadata of a row group of `source`) as a row group
   // of its own by copying its column chunks' bytes (see the header comment). The

@@ -90,6 +90,16 @@ int64_t RowGroupCompressedBytes(const RowGroup& rg) {
   return total;
 }
 
+// Whether every chunk of `rg` is compressed with `codec` (a copied row group keeps its
+// chunks' codec; one in another codec is re-encoded so the output is what was asked for).
+bool AllChunksIn(const RowGroup& rg, CompressionCodec codec) {
+  return std::all_of(rg.columns.begin(), rg.columns.end(),
+                     [&](const ColumnChunk& c) { return c.meta_data && c.meta_data->codec == codec; });
+}
+
+// Pages smaller than the output page size divided by this are re-encoded, not copied.
+constexpr int64_t kMinCopyPageFraction = 8;
+
 // Writes the planned groups. Separate from RewriteFiles so that every early return
 // leaves `writer` to be abandoned by the caller.
 class Rewriter {
@@ -148,6 +158,7 @@ class Rewriter {
   }
 
   int64_t row_groups_copied() const { return copied_; }
+  int64_t pages_copied() const { return pages_copied_; }
 
  private:
   // Appends input row group p unchanged (its chunks' bytes).
@@ -185,37 +196,110 @@ class Rewriter {
     return raw;
   }
 
+  // Whether leaf c of input row group p may hold pages to copy: page copy is on, the
+  // codec is the output's, and the chunk's encoding stats (when present) list PLAIN
+  // data pages of a kind that can be copied (v2 only for repeated columns).
+  bool MayCopyPages(const Part& p, int c, FileReader* reader) const {
+    if (!options_.copy_plain_pages) return false;
+    const ColumnMetaData& md = *reader->metadata().row_groups[p.rg].columns[c].meta_data;
+    if (md.codec != options_.writer.codec) return false;
+    if (md.encoding_stats.empty()) return true;
+    const bool repeated = writer_->schema().leaf(c).max_rep > 0;
+    return std::any_of(md.encoding_stats.begin(), md.encoding_stats.end(), [&](const PageEncodingStats& e) {
+      return e.encoding == Encoding::kPlain && e.count > 0 &&
+             (e.page_type == PageType::kDataPageV2 || (e.page_type == PageType::kDataPage && !repeated));
+    });
+  }
+
+  // Whether `page` can be appended unchanged: PLAIN values, levels as the writer
+  // writes them, rows known from the header, every one kept by the filter.
+  bool CanCopyPage(const ColumnPageStream::Page& page, int c, const std::vector<bool>* mask) const {
+    const PageHeader& h = *page.header;
+    if (page.num_rows <= 0) return false;
+    // Tiny pages of another writer would stay tiny (worse compression, more headers);
+    // re-encoding merges them into pages of the output's size.
+    if (h.uncompressed_page_size < options_.writer.page_size_bytes / kMinCopyPageFraction) return false;
+    if (h.type == PageType::kDataPage && h.data_page_header) {
+      const DataPageHeader& d = *h.data_page_header;
+      if (d.encoding != Encoding::kPlain) return false;
+      if (writer_->schema().leaf(c).max_def > 0 && d.definition_level_encoding != Encoding::kRle) {
+        return false;
+      }
+    } else if (h.type == PageType::kDataPageV2 && h.data_page_header_v2) {
+      if (h.data_page_header_v2->encoding != Encoding::kPlain) return false;
+    } else {
+      return false;
+    }
+    if (mask == nullptr) return true;
+    if (page.first_row + page.num_rows > static_cast<int64_t>(mask->size())) return false;
+    auto begin = mask->begin() + page.first_row;
+    return std::find(begin, begin + page.num_rows, false) == begin + page.num_rows;
+  }
+
   // Streams leaf c of input row group p into the open output column, one batch of rows
   // at a time (the stream owns its page buffers and frees them at the end, so an open
   // FileReader holds only its footer).
   Status CopyColumn(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask) {
+    if (MayCopyPages(p, c, reader)) return CopyColumnPages(p, c, reader, mask);
     LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(p.rg, {c}, options_.batch_rows));
     int64_t seen = 0;
     for (;;) {
       LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch_));
       if (!more) break;
-      const int64_t n = batch_.num_rows;
-      const int64_t offset = batch_.first_row_index - p.first_row;
-      if (batch_.columns.size() != 1 || offset != seen || n > p.num_rows - seen) {
-        return Status::Corruption("{}: row group {}: column '{}' does not hold the footer's {} rows",
-                                  inputs_[p.input], p.rg, writer_->schema().leaf(c).dotted_path,
-                                  p.num_rows);
-      }
-      seen += n;
-      if (mask != nullptr) {
-        keep_.assign(mask->begin() + offset, mask->begin() + offset + n);
-        FilterRows(&batch_, keep_);
-      }
-      if (batch_.num_rows == 0) continue;
-      LITHIFY_RETURN_NOT_OK_CTX(writer_->WriteColumn(batch_.columns[0], batch_.num_rows),
-                                "{}: row group {}", inputs_[p.input], p.rg);
+      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen));
     }
-    if (seen != p.num_rows) {
-      return Status::Corruption("{}: row group {}: column '{}' holds {} rows, the footer says {}",
-                                inputs_[p.input], p.rg, writer_->schema().leaf(c).dotted_path,
-                                seen, p.num_rows);
+    return CheckAllRows(p, c, seen);
+  }
+
+  // CopyColumn with page copy: at each page boundary where the output chunk takes
+  // encoded pages, a copyable page is appended unchanged; everything else goes
+  // through batches that stop at page boundaries.
+  Status CopyColumnPages(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask) {
+    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenColumnPages(p.rg, c, options_.batch_rows));
+    int64_t seen = 0;
+    for (;;) {
+      if (writer_->ColumnAcceptsEncodedPages()) {
+        ColumnPageStream::Page page;
+        LITHIFY_ASSIGN_OR_RETURN(bool has_page, stream->PeekPage(&page));
+        if (has_page && CanCopyPage(page, c, mask)) {
+          LITHIFY_ASSIGN_OR_RETURN(int64_t rows, stream->TakePage(&page_));
+          LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendEncodedPage(*page.header, page.payload, page_, rows),
+                                    "{}: row group {}", inputs_[p.input], p.rg);
+          seen += rows;
+          ++pages_copied_;
+          continue;
+        }
+      }
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch_));
+      if (!more) break;
+      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen));
     }
-    return Status::OK();
+    return CheckAllRows(p, c, seen);
+  }
+
+  // Writes batch_ (the next rows of part p's leaf c, `*seen` of them already written),
+  // thinned by the part's mask; checks it continues the part where the last one ended.
+  Status WriteBatch(const Part& p, int c, const std::vector<bool>* mask, int64_t* seen) {
+    const int64_t n = batch_.num_rows;
+    const int64_t offset = batch_.first_row_index - p.first_row;
+    if (batch_.columns.size() != 1 || offset != *seen || n > p.num_rows - *seen) {
+      return Status::Corruption("{}: row group {}: column '{}' does not hold the footer's {} rows",
+                                inputs_[p.input], p.rg, writer_->schema().leaf(c).dotted_path, p.num_rows);
+    }
+    *seen += n;
+    if (mask != nullptr) {
+      keep_.assign(mask->begin() + offset, mask->begin() + offset + n);
+      FilterRows(&batch_, keep_);
+    }
+    if (batch_.num_rows == 0) return Status::OK();
+    return writer_->WriteColumn(batch_.columns[0], batch_.num_rows)
+        .WithContextF("{}: row group {}", inputs_[p.input], p.rg);
+  }
+
+  Status CheckAllRows(const Part& p, int c, int64_t seen) const {
+    if (seen == p.num_rows) return Status::OK();
+    return Status::Corruption("{}: row group {}: column '{}' holds {} rows, the footer says {}", inputs_[p.input],
+                              p.rg, writer_->schema().leaf(c).dotted_path, seen, p.num_rows);
   }
 
   io::FileSystem* fs_;
@@ -225,7 +309,9 @@ class Rewriter {
   std::map<int, std::unique_ptr<FileReader>> open_;
   RowBatch batch_;              // reused across batches
   std::vector<bool> keep_;      // the current batch's slice of a row filter mask
+  ColumnData page_;             // a copied page's decoded content, reused
   int64_t copied_ = 0;
+  int64_t pages_copied_ = 0;
 };
 
 }  // namespace
@@ -288,7 +374,8 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
       if (md.num_rows <= 0) continue;
       result.rows_in += md.num_rows;
       const int64_t bytes = RowGroupCompressedBytes(md);
-      const bool copy = options.copy_row_group_min_bytes > 0 && bytes >= options.copy_row_group_min_bytes;
+      const bool copy = options.copy_row_group_min_bytes > 0 && bytes >= options.copy_row_group_min_bytes &&
+                        (options.copy_other_codecs || AllChunksIn(md, options.writer.codec));
       if (copy) {
         // A row group of its own; the next input row group starts a new group.
         groups.emplace_back();
@@ -342,6 +429,7 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
   result.rows = md.num_rows;
   result.row_groups = static_cast<int64_t>(md.row_groups.size());
   result.row_groups_copied = rewriter.row_groups_copied();
+  result.pages_copied = rewriter.pages_copied();
   result.bytes_out = writer->EstimatedFileSize();
   return result;
 }

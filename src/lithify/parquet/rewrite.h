@@ -25,11 +25,24 @@
 // if everything succeeded; on any failure it is aborted and nothing is left behind.
 //
 // Copy fast path (copy_row_group_min_bytes > 0): an input row group whose compressed size
-// is at least that many bytes is not decoded: it becomes an output row group of its own,
+// is at least that many bytes, and whose chunks are all in the output's codec (any codec
+// with copy_other_codecs), is not decoded: it becomes an output row group of its own,
 // its column chunks copied byte for byte (FileWriter::AppendRowGroupCopy: footer
 // statistics carried over, exact because they are the chunk's own; its codec, encodings
 // and page size stay the input's). Where the row filter drops any of its rows it is
 // decoded and filtered as usual (on its own row group still).
+//
+// Page copy (copy_plain_pages, on by default): while output leaf c is written from an
+// input chunk with the output's codec, a PLAIN data page (v1 with RLE levels, of a
+// flat column; or v2 of any column) whose rows the row filter keeps entirely is not
+// re-encoded once the output chunk is PLAIN (its dictionary fell back, or dictionaries
+// are off, or the column is BOOLEAN): its stored bytes are appended unchanged behind a
+// fresh page header (page statistics dropped, CRC kept), after the output's buffered
+// values, so page order is row order. The page is still decompressed and decoded so
+// that the chunk's footer statistics and counts come from the data written, exactly
+// as on the decode path. Dictionary-encoded pages, pages the filter thins and pages
+// while the output chunk still dictionary-encodes are decoded and re-encoded as
+// usual. Copied pages keep their input page size and compression level.
 //
 // Thread-safety: RewriteFiles is reentrant; one call uses one thread. Callbacks are
 // invoked on the calling thread.
@@ -83,6 +96,12 @@ struct RewriteOptions {
   // Input row groups of at least this many compressed bytes are copied without decoding
   // (see the header comment); 0 = never.
   int64_t copy_row_group_min_bytes = 0;
+  // Also copy row groups whose chunks use another codec than writer.codec (they keep
+  // theirs: the output then mixes codecs).
+  bool copy_other_codecs = false;
+  // Append PLAIN input pages in the output's codec unchanged (see the header comment).
+  // Off when the output must be recompressed, e.g. at another compression level.
+  bool copy_plain_pages = true;
 };
 
 struct RewriteResult {
@@ -91,6 +110,7 @@ struct RewriteResult {
   int64_t rows = 0;          // rows written
   int64_t row_groups = 0;    // output row groups
   int64_t row_groups_copied = 0;  // of which copied without decoding
+  int64_t pages_copied = 0;  // data pages appended without re-encoding (page copy)
   int64_t bytes_in = 0;      // sum of the input file sizes
   int64_t bytes_out = 0;     // output file size
 };

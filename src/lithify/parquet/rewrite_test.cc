@@ -12,6 +12,7 @@
 
 #include "lithify/io/fault_injection.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/parquet/encoding.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/file_writer.h"
 #include "lithify/parquet/row_builder.h"
@@ -588,6 +589,16 @@ TEST_F(RewriteTest, CopyFastPathCopiesLargeRowGroupsAndDecodesSmallOnes) {
   RewriteOptions opts;
   opts.copy_row_group_min_bytes = small * 4;
   ASSERT_LT(opts.copy_row_group_min_bytes, *Footer(inputs[0]).row_groups[1].total_compressed_size);
+  // By default a row group in another codec is re-encoded into the output's.
+  {
+    auto same = RewriteFiles(fs_.get(), inputs, "same-codec.parquet", opts);
+    ASSERT_TRUE(same.ok()) << same.status().ToString();
+    EXPECT_EQ(same->row_groups_copied, 2);
+    FileMetaData m = Footer("same-codec.parquet");
+    for (const RowGroup& rg : m.row_groups) EXPECT_EQ(rg.columns[0].meta_data->codec, CompressionCodec::kZstd);
+    ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"same-codec.parquet"}));
+  }
+  opts.copy_other_codecs = true;
   auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
   ASSERT_TRUE(res.ok()) << res.status().ToString();
   EXPECT_EQ(res->rows, 10050);
@@ -623,6 +634,7 @@ TEST_F(RewriteTest, CopyFastPathNestedAndCorpusFiles) {
   WriteInput(inputs[1], NestedSchema(), NestedRows(800, 2));
   RewriteOptions opts;
   opts.copy_row_group_min_bytes = 1;
+  opts.copy_other_codecs = true;
   auto res = RewriteFiles(fs_.get(), inputs, "n-out.parquet", opts);
   ASSERT_TRUE(res.ok()) << res.status().ToString();
   EXPECT_EQ(res->row_groups_copied, 4);
@@ -719,6 +731,341 @@ TEST_F(RewriteTest, RowGroupCopyRefusesBadMetadataAndStaysUsable) {
   EXPECT_EQ(got.rows, 2010);
 }
 
+// ------------------------------------------------------------ page copy
+
+// The demo table's shape: a high-cardinality note string (mostly PLAIN after the
+// dictionary overflows), low-cardinality strings, numbers, dates, nulls.
+Schema DemoSchema() {
+  return MustBuild({F::Timestamp("event_time"), F::Date("event_date"), F::Long("customer_id"),
+                    F::Decimal("amount", 12, 2), F::String("category"), F::String("country"),
+                    F::String("note")});
+}
+
+std::vector<std::vector<Value>> DemoRows(int n, int seed) {
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < n; ++i) {
+    const int64_t k = int64_t{seed} * 1000003 + i;
+    std::string note = "note " + std::to_string(k * 7919 % 1000003) + " " +
+                       std::string(static_cast<size_t>(10 + k % 40), static_cast<char>('a' + k % 26));
+    rows.push_back({V::Int(1700000000000000 + k * 1000), V::Int(19000 + k % 400),
+                    i % 13 == 0 ? V::Null() : V::Int(k % 5000), V::Decimal(k * 37 - 5000),
+                    V::String("cat" + std::to_string(k % 12)),
+                    i % 17 == 0 ? V::Null() : V::String(k % 2 ? "NL" : "DE"),
+                    i % 11 == 0 ? V::Null() : V::String(std::move(note))});
+  }
+  return rows;
+}
+
+// Small pages and dictionaries so that a few thousand rows make many pages and the
+// note column falls back to PLAIN within the chunk.
+WriterOptions SmallPages(CompressionCodec codec = CompressionCodec::kZstd) {
+  WriterOptions o;
+  o.codec = codec;
+  o.page_size_bytes = 2048;
+  o.dictionary_page_size_limit = 8 << 10;
+  return o;
+}
+
+// Footer facts that must not depend on how pages were produced.
+void ExpectSameFooterStatistics(const FileMetaData& want, const FileMetaData& got) {
+  EXPECT_EQ(want.num_rows, got.num_rows);
+  ASSERT_EQ(want.row_groups.size(), got.row_groups.size());
+  for (size_t rg = 0; rg < want.row_groups.size(); ++rg) {
+    EXPECT_EQ(want.row_groups[rg].num_rows, got.row_groups[rg].num_rows);
+    for (size_t c = 0; c < want.row_groups[rg].columns.size(); ++c) {
+      const ColumnMetaData& w = *want.row_groups[rg].columns[c].meta_data;
+      const ColumnMetaData& g = *got.row_groups[rg].columns[c].meta_data;
+      EXPECT_EQ(w.statistics, g.statistics) << "row group " << rg << " column " << c;
+      EXPECT_EQ(w.num_values, g.num_values) << "row group " << rg << " column " << c;
+      EXPECT_EQ(w.codec, g.codec);
+    }
+  }
+}
+
+class PageCopyTest : public RewriteTest {
+ protected:
+  // Rewrites `inputs` twice, with and without page copy, and checks that both outputs
+  // hold the inputs' rows (filtered by opts.row_filter) with identical footer
+  // statistics. Returns the page-copy result.
+  RewriteResult RewriteBothWays(const std::vector<std::string>& inputs, RewriteOptions opts) {
+    opts.copy_plain_pages = false;
+    auto plain = RewriteFiles(fs_.get(), inputs, "decoded.parquet", opts);
+    EXPECT_TRUE(plain.ok()) << plain.status().ToString();
+    opts.copy_plain_pages = true;
+    auto copied = RewriteFiles(fs_.get(), inputs, "copied.parquet", opts);
+    EXPECT_TRUE(copied.ok()) << copied.status().ToString();
+    if (!plain.ok() || !copied.ok()) return {};
+    EXPECT_EQ(plain->pages_copied, 0);
+    EXPECT_EQ(plain->rows, copied->rows);
+    Contents want = ReadContents(fs_.get(), inputs, opts.row_filter);
+    ExpectSameContents(want, ReadContents(fs_.get(), {"decoded.parquet"}));
+    ExpectSameContents(want, ReadContents(fs_.get(), {"copied.parquet"}));
+    FileMetaData d = Footer("decoded.parquet"), c = Footer("copied.parquet");
+    ExpectSameFooterStatistics(d, c);
+    ExpectChunkLayout(c);
+    // Copied pages were cut by another writer with the same page size: about the same file.
+    EXPECT_LT(static_cast<double>(copied->bytes_out), 1.1 * static_cast<double>(plain->bytes_out));
+    return *copied;
+  }
+
+  int64_t PlainPages(const FileMetaData& md, int leaf) {
+    int64_t n = 0;
+    for (const RowGroup& rg : md.row_groups) {
+      for (const PageEncodingStats& e : rg.columns[static_cast<size_t>(leaf)].meta_data->encoding_stats) {
+        if (e.encoding == Encoding::kPlain && e.page_type != PageType::kDictionaryPage) n += e.count;
+      }
+    }
+    return n;
+  }
+};
+
+TEST_F(PageCopyTest, FlatColumnsWithMixedDictionaryAndPlainPages) {
+  Schema s = DemoSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet", "c.parquet"};
+  WriteInput(inputs[0], s, DemoRows(3000, 1), SmallPages());
+  WriteInput(inputs[1], s, DemoRows(2500, 2), SmallPages(), /*rows_per_group=*/1000);
+  WriteInput(inputs[2], s, DemoRows(40, 3), SmallPages());
+  // The inputs' note chunks mix dictionary and PLAIN pages.
+  const ColumnMetaData& note_in = *Footer(inputs[0]).row_groups[0].columns[6].meta_data;
+  ASSERT_TRUE(note_in.dictionary_page_offset.has_value());
+  ASSERT_GT(PlainPages(Footer(inputs[0]), 6), 0);
+  RewriteOptions opts;
+  opts.writer = SmallPages();
+  opts.batch_rows = 700;
+  RewriteResult r = RewriteBothWays(inputs, opts);
+  EXPECT_GT(r.pages_copied, 20);
+  EXPECT_EQ(r.rows, 5540);
+  FileMetaData md = Footer("copied.parquet");
+  const ColumnMetaData& note = *md.row_groups[0].columns[6].meta_data;
+  EXPECT_TRUE(note.dictionary_page_offset.has_value());  // dictionary pages first, then PLAIN
+  EXPECT_EQ(note.encodings, Footer("decoded.parquet").row_groups[0].columns[6].meta_data->encodings);
+  // Footer statistics are the true extremes of customer_id over every input row.
+  int64_t want_min = INT64_MAX, want_max = INT64_MIN;
+  for (auto [n, seed] : {std::pair{3000, 1}, std::pair{2500, 2}, std::pair{40, 3}}) {
+    for (const auto& row : DemoRows(n, seed)) {
+      if (row[2].is_null()) continue;
+      want_min = std::min(want_min, row[2].int_value());
+      want_max = std::max(want_max, row[2].int_value());
+    }
+  }
+  int64_t min = 0, max = 0;
+  const Statistics& id = *md.row_groups[0].columns[2].meta_data->statistics;
+  ASSERT_TRUE(id.min_value && id.max_value);
+  std::memcpy(&min, id.min_value->data(), 8);
+  std::memcpy(&max, id.max_value->data(), 8);
+  EXPECT_EQ(min, want_min);
+  EXPECT_EQ(max, want_max);
+  EXPECT_EQ(*md.row_groups[0].columns[6].meta_data->statistics->null_count,
+            (3000 + 10) / 11 + (2500 + 10) / 11 + (40 + 10) / 11);
+}
+
+TEST_F(PageCopyTest, StructLeavesAreCopiedListLeavesDecoded) {
+  Schema s = MustBuild({F::Int("id", false),
+                        F::Struct("s", {F::Double("a"), F::String("b"), F::Struct("t", {F::Long("x")})}),
+                        F::List("tags", F::String("element"))});
+  auto rows = [](int n, int seed) {
+    std::vector<std::vector<Value>> out;
+    for (int i = 0; i < n; ++i) {
+      std::vector<Value> tags;
+      for (int j = 0; j < i % 3; ++j) tags.push_back(V::String("t" + std::to_string(i * j + seed)));
+      out.push_back({V::Int(seed * 100000 + i),
+                     i % 10 == 0 ? V::Null()
+                                 : V::Struct({i % 4 == 0 ? V::Null() : V::Double(i * 0.25 - seed),
+                                              V::String("b-" + std::to_string(i * 7 + seed)),
+                                              i % 6 == 0 ? V::Null() : V::Struct({V::Int(i * seed)})}),
+                     i % 9 == 0 ? V::Null() : V::List(std::move(tags))});
+    }
+    return out;
+  };
+  WriterOptions no_dict = SmallPages();
+  no_dict.enable_dictionary = false;
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriteInput(inputs[0], s, rows(3000, 1), no_dict);
+  WriteInput(inputs[1], s, rows(1500, 2), no_dict, 800);
+  RewriteOptions opts;
+  opts.writer = no_dict;
+  RewriteResult r = RewriteBothWays(inputs, opts);
+  // Every page of the four flat leaves is copied; the list leaf's v1 pages are not.
+  // (A chunk's last page may be too small to copy.)
+  int64_t flat_pages = 0, flat_chunks = 0;
+  for (const std::string& in : inputs) {
+    FileMetaData md = Footer(in);
+    for (int leaf = 0; leaf < 4; ++leaf) flat_pages += PlainPages(md, leaf);
+    flat_chunks += 4 * static_cast<int64_t>(md.row_groups.size());
+  }
+  EXPECT_LE(r.pages_copied, flat_pages);
+  EXPECT_GE(r.pages_copied, flat_pages - flat_chunks);
+  EXPECT_GT(r.pages_copied, 10);
+}
+
+TEST_F(PageCopyTest, RowFilterThinnedPagesAreDecodedTheOthersCopied) {
+  Schema s = DemoSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriteInput(inputs[0], s, DemoRows(4000, 1), SmallPages());
+  WriteInput(inputs[1], s, DemoRows(3000, 2), SmallPages());
+  RewriteOptions opts;
+  opts.writer = SmallPages();
+  RewriteResult all = RewriteBothWays(inputs, opts);
+  // Drop rows 2000..2049 of the first input and every 5th row of the second input's
+  // first 300 rows: pages holding them are decoded, the rest still copied.
+  opts.row_filter = [](int input, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+    std::vector<bool> k(static_cast<size_t>(n), true);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t row = first + i;
+      if (input == 0 && row >= 2000 && row < 2050) k[static_cast<size_t>(i)] = false;
+      if (input == 1 && row < 300 && row % 5 == 0) k[static_cast<size_t>(i)] = false;
+    }
+    return k;
+  };
+  RewriteResult thinned = RewriteBothWays(inputs, opts);
+  EXPECT_EQ(thinned.rows, 7000 - 50 - 60);
+  EXPECT_GT(thinned.pages_copied, 0);
+  EXPECT_LT(thinned.pages_copied, all.pages_copied);
+}
+
+TEST_F(PageCopyTest, OnlyPagesInTheOutputCodecAreCopied) {
+  Schema s = DemoSchema();
+  WriterOptions snappy = SmallPages(CompressionCodec::kSnappy);
+  snappy.enable_dictionary = false;
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriteInput(inputs[0], s, DemoRows(2000, 1), snappy);
+  WriteInput(inputs[1], s, DemoRows(2000, 2), snappy);
+  RewriteOptions opts;
+  opts.writer = SmallPages(CompressionCodec::kZstd);
+  opts.writer.enable_dictionary = false;
+  EXPECT_EQ(RewriteBothWays(inputs, opts).pages_copied, 0);
+  opts.writer.codec = CompressionCodec::kSnappy;
+  RewriteResult same = RewriteBothWays(inputs, opts);
+  // No dictionary anywhere: every page is copied but perhaps a chunk's small last one.
+  int64_t pages = 0;
+  for (const std::string& in : inputs) {
+    for (int leaf = 0; leaf < 7; ++leaf) pages += PlainPages(Footer(in), leaf);
+  }
+  EXPECT_LE(same.pages_copied, pages);
+  EXPECT_GE(same.pages_copied, pages - 2 * 7);
+  // Without page checksums in the input, the copies get computed ones (the read-back
+  // above verified them); without them in the output, none are written.
+  WriterOptions no_crc = snappy;
+  no_crc.write_page_checksums = false;
+  WriteInput("nocrc.parquet", s, DemoRows(500, 4), no_crc);
+  RewriteResult r = RewriteBothWays({"nocrc.parquet", inputs[0]}, opts);
+  EXPECT_GT(r.pages_copied, 0);
+}
+
+TEST_F(PageCopyTest, ForeignV1AndV2PagesMatchTheDecodePath) {
+  // concatenated_gzip_members: PLAIN v2 pages (gzip of several members, copied as
+  // they are); datapage_v2_empty_datapage: a v2 page without rows;
+  // alltypes_tiny_pages_plain: many small PLAIN v1 pages of another writer.
+  struct Case {
+    const char* name;
+    CompressionCodec codec;
+    int copies;  // 0: some pages copied, -1: none
+  };
+  for (const Case& k : {Case{"concatenated_gzip_members.parquet", CompressionCodec::kGzip, 0},
+                        Case{"datapage_v2_empty_datapage.snappy.parquet", CompressionCodec::kSnappy, -1},
+                        Case{"alltypes_tiny_pages_plain.parquet", CompressionCodec::kUncompressed, 0}}) {
+    SCOPED_TRACE(k.name);
+    std::vector<std::string> in;
+    for (int i = 0; i < 2; ++i) {
+      in.push_back(std::string("corpus/") + std::to_string(i) + "-" + k.name);
+      CopyCorpusFile(std::string("parquet-testing/data/") + k.name, in.back());
+    }
+    RewriteOptions opts;
+    opts.writer.codec = k.codec;
+    opts.writer.enable_dictionary = false;
+    opts.writer.page_size_bytes = 128;  // the tiny pages are at least an eighth of it
+    RewriteResult r = RewriteBothWays(in, opts);
+    if (k.copies == 0) {
+      EXPECT_GT(r.pages_copied, 0);
+    } else {
+      EXPECT_EQ(r.pages_copied, 0);  // a page without rows is decoded (to nothing)
+    }
+  }
+  // Pages far below the output's page size are decoded, so that a file of tiny pages
+  // does not pass them on: the output is as large as the decode path's.
+  std::vector<std::string> in = {"tiny0.parquet", "tiny1.parquet"};
+  for (const std::string& f : in) CopyCorpusFile("parquet-testing/data/alltypes_tiny_pages_plain.parquet", f);
+  RewriteOptions opts;
+  opts.writer.codec = CompressionCodec::kUncompressed;
+  opts.writer.enable_dictionary = false;
+  EXPECT_EQ(RewriteBothWays(in, opts).pages_copied, 0);
+}
+
+// A v2 page of a list column (levels RLE without length prefix, values PLAIN INT32,
+// uncompressed), built from the rows' levels form.
+void AppendV2ListPage(FileWriter* w, const Schema& s, const std::vector<std::vector<Value>>& rows) {
+  RowBatchBuilder b(s);
+  for (const auto& row : rows) ASSERT_TRUE(b.Append(row).ok());
+  RowBatch batch = b.Finish();
+  const ColumnData& col = batch.columns[0];
+  const ColumnDescriptor& d = s.leaf(0);
+  Buffer body;
+  RleBitPackedEncoder rep(BitWidth(static_cast<uint64_t>(d.max_rep)));
+  rep.PutLevels(col.rep_levels.data(), col.rep_levels.size());
+  rep.Flush(&body);
+  const size_t rep_len = body.size();
+  RleBitPackedEncoder def(BitWidth(static_cast<uint64_t>(d.max_def)));
+  def.PutLevels(col.def_levels.data(), col.def_levels.size());
+  def.Flush(&body);
+  const size_t def_len = body.size() - rep_len;
+  body.Append(col.values.fixed.view());
+  PageHeader h;
+  h.type = PageType::kDataPageV2;
+  h.uncompressed_page_size = h.compressed_page_size = static_cast<int32_t>(body.size());
+  h.data_page_header_v2.emplace();
+  DataPageHeaderV2& v2 = *h.data_page_header_v2;
+  v2.num_values = static_cast<int32_t>(col.num_levels);
+  v2.num_nulls = static_cast<int32_t>(col.num_levels - col.values.count);
+  v2.num_rows = static_cast<int32_t>(batch.num_rows);
+  v2.repetition_levels_byte_length = static_cast<int32_t>(rep_len);
+  v2.definition_levels_byte_length = static_cast<int32_t>(def_len);
+  v2.is_compressed = false;
+  ASSERT_TRUE(w->AppendEncodedPage(h, body.view(), col, batch.num_rows).ok());
+}
+
+TEST_F(PageCopyTest, V2PagesOfARepeatedColumnAreCopiedWhole) {
+  Schema s = MustBuild({F::List("l", F::Int("element"))});
+  auto rows = [](int n, int seed) {
+    std::vector<std::vector<Value>> out;
+    for (int i = 0; i < n; ++i) {
+      std::vector<Value> items;
+      for (int j = 0; j < (i + seed) % 4; ++j) items.push_back(j == 1 ? V::Null() : V::Int(i * 10 + j + seed));
+      out.push_back({i % 7 == 0 ? V::Null() : V::List(std::move(items))});
+    }
+    return out;
+  };
+  WriterOptions none;
+  none.codec = CompressionCodec::kUncompressed;
+  none.enable_dictionary = false;
+  std::vector<std::string> inputs = {"v2a.parquet", "v2b.parquet"};
+  for (int f = 0; f < 2; ++f) {
+    auto out = fs_->Create(inputs[static_cast<size_t>(f)]);
+    ASSERT_TRUE(out.ok());
+    auto w = FileWriter::Open(std::move(out).value(), s, none);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->BeginRowGroup(700).ok());
+    ASSERT_TRUE((*w)->BeginColumn(0).ok());
+    AppendV2ListPage(w->get(), s, rows(300, f));
+    AppendV2ListPage(w->get(), s, rows(400, f + 5));
+    ASSERT_TRUE((*w)->EndColumn().ok());
+    ASSERT_TRUE((*w)->EndRowGroup().ok());
+    auto md = (*w)->Close();
+    ASSERT_TRUE(md.ok()) << md.status().ToString();
+    ASSERT_EQ(md->row_groups[0].columns[0].meta_data->encoding_stats.back().page_type, PageType::kDataPageV2);
+  }
+  RewriteOptions opts;
+  opts.writer = none;
+  opts.writer.page_size_bytes = 1024;
+  EXPECT_EQ(RewriteBothWays(inputs, opts).pages_copied, 4);
+  // A filter thinning the second page of each input: those two are decoded.
+  opts.row_filter = [](int, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+    std::vector<bool> k(static_cast<size_t>(n), true);
+    for (int64_t i = 0; i < n; ++i) k[static_cast<size_t>(i)] = (first + i) != 500;
+    return k;
+  };
+  EXPECT_EQ(RewriteBothWays(inputs, opts).pages_copied, 2);
+}
+
 // ------------------------------------------------------------ column-at-a-time API
 
 // Column c of `batch`, only the rows with keep[r].
@@ -812,6 +1159,63 @@ TEST_F(ColumnApiTest, PagesStreamWhileAColumnIsOpen) {
   want.rows = 20000;
   want.columns.resize(3);
   for (int c = 0; c < 3; ++c) AppendFlat(batch.columns[c], &want.columns[c]);
+  ExpectSameContents(want, got);
+}
+
+TEST_F(ColumnApiTest, EncodedPagesOnlyIntoPlainChunks) {
+  Schema s = MustBuild({F::Long("a", false)});
+  RowBatchBuilder b(s);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(b.Append({V::Int(i)}).ok());
+  RowBatch batch = b.Finish();
+  PageHeader h;
+  h.type = PageType::kDataPage;
+  h.data_page_header.emplace();
+  h.data_page_header->num_values = 100;
+  h.uncompressed_page_size = 800;
+  h.compressed_page_size = 800;
+  std::vector<uint8_t> body(800);
+  std::memcpy(body.data(), batch.columns[0].values.fixed.data(), 800);
+  WriterOptions none;
+  none.codec = CompressionCodec::kUncompressed;
+  {
+    // Dictionary mode: refused (values would precede the dictionary-encoded ones).
+    auto w = Open(s, none);
+    ASSERT_TRUE(w->BeginRowGroup(100).ok());
+    EXPECT_FALSE(w->ColumnAcceptsEncodedPages());  // no column open
+    ASSERT_TRUE(w->BeginColumn(0).ok());
+    EXPECT_FALSE(w->ColumnAcceptsEncodedPages());
+    EXPECT_EQ(w->AppendEncodedPage(h, ByteView(body.data(), body.size()), batch.columns[0], 100).code(),
+              StatusCode::kInvalidArgument);
+  }
+  none.enable_dictionary = false;
+  auto w = Open(s, none);
+  ASSERT_TRUE(w->BeginRowGroup(100).ok());
+  ASSERT_TRUE(w->BeginColumn(0).ok());
+  ASSERT_TRUE(w->ColumnAcceptsEncodedPages());
+  PageHeader dict = h;
+  dict.data_page_header->encoding = Encoding::kRleDictionary;
+  EXPECT_EQ(w->AppendEncodedPage(dict, ByteView(body.data(), body.size()), batch.columns[0], 100).code(),
+            StatusCode::kInvalidArgument);
+  auto w2 = Open(s, none);
+  ASSERT_TRUE(w2->BeginRowGroup(100).ok());
+  ASSERT_TRUE(w2->BeginColumn(0).ok());
+  ASSERT_TRUE(w2->AppendEncodedPage(h, ByteView(body.data(), body.size()), batch.columns[0], 100).ok());
+  ASSERT_TRUE(w2->EndColumn().ok());
+  ASSERT_TRUE(w2->EndRowGroup().ok());
+  auto md = w2->Close();
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  const Statistics& st = *md->row_groups[0].columns[0].meta_data->statistics;
+  int64_t mn = -1, mx = -1;
+  ASSERT_TRUE(st.min_value && st.max_value);
+  std::memcpy(&mn, st.min_value->data(), 8);
+  std::memcpy(&mx, st.max_value->data(), 8);
+  EXPECT_EQ(mn, 0);
+  EXPECT_EQ(mx, 99);
+  Contents got = ReadContents(fs_.get(), {"col.parquet"});
+  Contents want;
+  want.rows = 100;
+  want.columns.resize(1);
+  AppendFlat(batch.columns[0], &want.columns[0]);
   ExpectSameContents(want, got);
 }
 
