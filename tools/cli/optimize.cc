@@ -1,5 +1,6 @@
 // `lithify optimize TABLE [--where PRED] [--target-file-size SIZE] [--min-file-size SIZE]
-//  [--max-deleted-rows-ratio R] [--batch-size SIZE] [--threads N] [--autotune] [--dry-run] [--explain] [--json]
+//  [--max-deleted-rows-ratio R] [--batch-size SIZE] [--copy-row-groups-from SIZE] [--threads N] [--autotune]
+//  [--dry-run] [--explain] [--json]
 //  [--zorder-by C1,C2] [--full] [--min-cube-size SIZE] [--target-cube-size SIZE] [--memory-budget SIZE]
 //  [--spill-dir DIR]`
 // and `lithify reorg TABLE --purge [--where PRED] [...]`: flags -> commands::Optimize;
@@ -28,6 +29,7 @@ struct OptimizeFlags {
   std::string target_file_size;
   std::string min_file_size;
   std::string batch_size;  // --batch-size (Delta optimize.batchSize); "" = one commit
+  std::string copy_row_group_min_size;  // --copy-row-groups-from; "" = the default, 0 = never
   double max_deleted_rows_ratio = 0.05;
   bool ratio_given = false;
   int threads = 0;
@@ -48,7 +50,7 @@ struct OptimizeFlags {
 Result<int64_t> ParseSize(const std::string& flag, const std::string& text) {
   Result<int64_t> v = planner::ParseByteSize(text);
   if (!v.ok()) return UsageError("{}: {}", flag, v.status().message());
-  if (*v <= 0 && flag != "--min-file-size") return UsageError("{}: must be positive, got '{}'", flag, text);
+  if (*v <= 0 && flag != "--min-file-size" && flag != "--copy-row-groups-from") return UsageError("{}: must be positive, got '{}'", flag, text);
   return *v;
 }
 
@@ -94,6 +96,10 @@ Result<commands::OptimizeSpec> ToSpec(const OptimizeFlags& f) {
   }
   if (!f.batch_size.empty()) {
     LITHIFY_ASSIGN_OR_RETURN(spec.batch_size, ParseSize("--batch-size", f.batch_size));
+  }
+  if (!f.copy_row_group_min_size.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(spec.copy_row_group_min_bytes,
+                             ParseSize("--copy-row-groups-from", f.copy_row_group_min_size));
   }
   LITHIFY_RETURN_NOT_OK(AddClusteringFlags(f, &spec));
   if (f.ratio_given) {
@@ -266,6 +272,9 @@ void RegisterOptimizeCommands(CLI::App& app, Runner* selected) {
   cmd->add_option("--batch-size", opt->batch_size,
                   "Commit bins in batches of about this many input bytes, e.g. 10g (Delta optimize.batchSize; "
                   "default: one commit)");
+  cmd->add_option("--copy-row-groups-from", opt->copy_row_group_min_size,
+                  "Input row groups at least this large (compressed, in the output codec, no deleted rows) are "
+                  "copied without re-encoding (default 32mb; 0 = never)");
   cmd->footer("Prints 'optimized N bins: M files -> K files (X -> Y), version V', or why nothing was done. "
               "A second run on a compacted table writes no commit.");
   cmd->callback([selected, opt, cmd] {

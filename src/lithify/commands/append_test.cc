@@ -14,20 +14,14 @@
 #include "lithify/delta/snapshot.h"
 #include "lithify/delta/transaction.h"
 #include "lithify/io/fault_injection.h"
+#include "lithify/delta/test_util.h"
 
 namespace lithify::commands {
 namespace {
 
-std::string Field(const std::string& name, const std::string& type_json, bool nullable = true) {
-  return fmt::format(R"({{"name":"{}","type":{},"nullable":{},"metadata":{{}}}})", name, type_json,
-                     nullable ? "true" : "false");
-}
-std::string Prim(const std::string& t) { return "\"" + t + "\""; }
-std::string Struct(const std::vector<std::string>& fields) {
-  std::string s = R"({"type":"struct","fields":[)";
-  for (size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + fields[i];
-  return s + "]}";
-}
+using delta::testing::Field;
+using delta::testing::Prim;
+using delta::testing::Struct;
 
 // Creates a table (version 0) through a Transaction, as `lithify create` would.
 void CreateTable(io::FileSystem* fs, const std::string& root, const std::string& schema,

@@ -18,8 +18,10 @@
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/deletion_vector.h"
 #include "lithify/delta/stats.h"
+#include "lithify/delta/stats_writer.h"
 #include "lithify/exec/batch_conform.h"
 #include "lithify/parquet/file_reader.h"
+#include "lithify/parquet/rewrite.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/planner/target_size.h"
 
@@ -179,6 +181,8 @@ void FillNulls(parquet::ColumnData* c, int64_t rows, F value_of) {
 
 struct BinOutputs {
   std::vector<delta::AddFile> adds;
+  int64_t row_groups_copied = 0;  // by the column-at-a-time path
+  int64_t pages_copied = 0;
 };
 
 class DeltaSink final : public exec::BinSink {
@@ -218,12 +222,29 @@ Result<std::vector<exec::OutputFile>> DeltaSink::Finish() {
 
 // Reads inputs through the logical reader (current schema, column mapping, missing
 // columns null, dropped columns ignored), applies DVs, conforms to the data-file schema.
+//
+// Column-at-a-time fast path (RewriteWhole): when every input of a bin already has
+// exactly the data-file schema (physical names, field ids, types, annotations,
+// repetition: parquet::CompareSchemas) and no row-tracking value has to be materialized,
+// the logical reader would be the identity; the bin is then written by
+// parquet::RewriteFiles (each input column chunk decoded once, memory about one column
+// chunk, DVs as its row filter) with the writer options, file naming and AddFile of
+// DataFileWriter, and the Delta statistics come from the output's footer
+// (delta::StatsJsonFromFooter), or from reading the output back where the footer is not
+// exact. Bins of any other shape are streamed.
 class DeltaBinIo final : public exec::BinIo {
  public:
   static Result<std::unique_ptr<DeltaBinIo>> Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt,
                                                   size_t num_bins);
   Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) override;
   Result<std::unique_ptr<exec::BinSink>> OpenSink(const planner::Bin& bin) override;
+  Result<std::optional<std::vector<exec::OutputFile>>> RewriteWhole(const planner::Bin& bin,
+                                                                    const FilesDoneFn& files_done) override;
+  // Off: every bin is streamed (tests compare both paths).
+  void set_columnar(bool on, int64_t copy_row_group_min_bytes) {
+    columnar_ = on;
+    copy_row_group_min_bytes_ = copy_row_group_min_bytes;
+  }
 
   BinOutputs& outputs(int bin) { return outputs_[bin]; }
   // The write batches' schema (every batch ReadFile emits has its leaves, in order).
@@ -238,6 +259,22 @@ class DeltaBinIo final : public exec::BinIo {
  private:
   DeltaBinIo(io::FileSystem* fs, const ScanContext& ctx) : fs_(fs), ctx_(ctx), snap_(*ctx.snapshot) {}
   void MaterializeRowTracking(const table::FileEntry& f, parquet::RowBatch* batch) const;
+
+  // A bin the fast path can take: its inputs (full paths, entries) and the rows each
+  // keeps after its DV.
+  struct ColumnarBin {
+    std::vector<std::string> paths;
+    std::vector<const table::FileEntry*> files;
+    std::vector<int64_t> kept_rows;
+    bool any_dv = false;
+  };
+  // nullopt when the bin must be streamed (see the class comment); errors of reading
+  // an input's footer name the file.
+  Result<std::optional<ColumnarBin>> PrepareColumnar(const planner::Bin& bin) const;
+  // The output's path relative to the table root, in the bin's partition directory.
+  Result<std::string> NewOutputPath(const planner::Bin& bin, parquet::CompressionCodec codec) const;
+  // Delta statistics of a file just written: from its footer, else by reading it back.
+  Result<std::string> OutputStats(const std::string& path) const;
 
   io::FileSystem* fs_;
   const ScanContext& ctx_;
@@ -255,6 +292,11 @@ class DeltaBinIo final : public exec::BinIo {
   std::map<FileKeyT, const table::FileEntry*> by_key_;
   std::vector<BinOutputs> outputs_;
   int64_t row_group_bytes_ = 0;  // 0 = the writer's default
+  // The fast path's pieces of DataFileWriter.
+  bool columnar_ = true;
+  int64_t copy_row_group_min_bytes_ = 0;
+  std::vector<std::string> part_physical_;
+  std::shared_ptr<const delta::StatsPlan> stats_plan_;
 };
 
 Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt,
@@ -284,6 +326,11 @@ Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const S
   io->conformer_ = std::make_unique<exec::BatchConformer>(std::move(*conf));
   for (const table::FileEntry& f : snap.files()) io->by_key_[{f.path, f.dv_unique_id()}] = &f;
   io->outputs_.resize(num_bins);
+  const delta::WriteContext& wc = io->write_context_;
+  LITHIFY_ASSIGN_OR_RETURN(io->part_physical_, delta::PhysicalPartitionColumns(wc));
+  LITHIFY_ASSIGN_OR_RETURN(io->stats_plan_, delta::StatsPlan::Make(wc.schema, wc.partition_columns,
+                                                                   wc.column_mapping_mode, wc.configuration,
+                                                                   io->file_schema_));
   return io;
 }
 
@@ -343,6 +390,119 @@ Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& 
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DataFileWriter> w,
                            delta::DataFileWriter::Open(fs_, snap_.table_root(), write_context_, opts));
   return std::unique_ptr<exec::BinSink>(new DeltaSink(std::move(w), bin.partition_values, &outputs_[bin.id]));
+}
+
+Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const planner::Bin& bin) const {
+  const std::optional<ColumnarBin> no;
+  if (!columnar_ || row_group_bytes_ > 0 || bin.files.empty()) return no;
+  ColumnarBin cb;
+  for (const planner::FileRef& ref : bin.files) {
+    const table::FileEntry* f = Find(ref);
+    if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
+    // Row tracking: ids and commit versions of such a file are written into its rows.
+    if (rt_.enabled && (f->base_row_id || f->default_row_commit_version)) return no;
+    std::string path = io::JoinPath(snap_.table_root(), f->path);
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
+                                 "{}", path);
+    if (!parquet::CompareSchemas(file_schema_, "the data-file schema", reader->schema(), path).ok()) return no;
+    int64_t rows = 0;
+    for (const parquet::RowGroup& rg : reader->metadata().row_groups) rows += std::max<int64_t>(rg.num_rows, 0);
+    if (f->deletion_vector) {
+      cb.any_dv = true;
+      rows -= std::min<int64_t>(rows, static_cast<int64_t>(f->deletion_vector->cardinality));
+    }
+    cb.paths.push_back(std::move(path));
+    cb.files.push_back(f);
+    cb.kept_rows.push_back(rows);
+  }
+  return std::optional<ColumnarBin>(std::move(cb));
+}
+
+Result<std::string> DeltaBinIo::NewOutputPath(const planner::Bin& bin, parquet::CompressionCodec codec) const {
+  std::vector<std::optional<std::string>> values;
+  for (const std::string& name : part_physical_) {
+    auto it = bin.partition_values.find(name);
+    if (it == bin.partition_values.end()) {
+      return Status::Internal("bin {}: partition value of column '{}' is missing", bin.id, name);
+    }
+    values.push_back(it->second);
+  }
+  return delta::PartitionDirectory(part_physical_, values) + delta::NewDataFileName(codec);
+}
+
+Result<std::string> DeltaBinIo::OutputStats(const std::string& path) const {
+  LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
+                               "{}", path);
+  LITHIFY_ASSIGN_OR_RETURN_CTX(std::optional<std::string> json,
+                               delta::StatsJsonFromFooter(stats_plan_, reader->metadata()), "{}", path);
+  if (json) return std::move(*json);
+  // Not exact from the footer (e.g. an array column among the statistics columns).
+  delta::StatsCollector stats(stats_plan_);
+  parquet::RowBatch batch;
+  for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(auto stream, reader->OpenRowGroup(rg, {}), "{}: row group {}", path, rg);
+    for (;;) {
+      LITHIFY_ASSIGN_OR_RETURN_CTX(bool more, stream->Next(&batch), "{}: row group {}", path, rg);
+      if (!more) break;
+      stats.Update(batch);
+    }
+  }
+  return stats.ToJson();
+}
+
+Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(const planner::Bin& bin,
+                                                                              const FilesDoneFn& files_done) {
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<ColumnarBin> cb, PrepareColumnar(bin));
+  if (!cb) return std::optional<std::vector<exec::OutputFile>>();
+  parquet::RewriteOptions ro;
+  ro.writer = delta::DataFileParquetOptions(parquet::WriterOptions{});  // as OpenSink's DataFileWriter
+  ro.copy_row_group_min_bytes = copy_row_group_min_bytes_;
+  LITHIFY_ASSIGN_OR_RETURN(std::string rel, NewOutputPath(bin, ro.writer.codec));
+  const std::string full = io::JoinPath(snap_.table_root(), rel);
+  // DVs by file row index; one input's DV cached (the rewrite visits inputs in order).
+  int dv_input = -1;
+  std::optional<delta::DeletionVector> dv;
+  if (cb->any_dv) {
+    ro.row_filter = [&](int input, int64_t first_row, int64_t num_rows) -> Result<std::vector<bool>> {
+      const table::FileEntry& f = *cb->files[input];
+      if (!f.deletion_vector) return std::vector<bool>(static_cast<size_t>(num_rows), true);
+      if (dv_input != input) {
+        dv.reset();
+        LITHIFY_ASSIGN_OR_RETURN_CTX(dv, delta::LoadDeletionVector(fs_, snap_.table_root(), *f.deletion_vector),
+                                     "{}: deletion vector", cb->paths[input]);
+        dv_input = input;
+      }
+      return dv->KeepMask(static_cast<uint64_t>(first_row), static_cast<uint64_t>(num_rows));
+    };
+  }
+  // Inputs are consumed in order: input i is done once the rows written reach the rows
+  // the inputs up to i keep.
+  std::vector<int64_t> kept_through(cb->kept_rows.size());
+  int64_t kept = 0;
+  for (size_t i = 0; i < kept_through.size(); ++i) kept_through[i] = kept += cb->kept_rows[i];
+  ro.progress = [&](const parquet::RewriteProgress& p) {
+    files_done(static_cast<size_t>(std::upper_bound(kept_through.begin(), kept_through.end(), p.rows_written) -
+                                   kept_through.begin()));
+  };
+  LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult written, parquet::RewriteFiles(fs_, cb->paths, full, ro));
+  std::vector<exec::OutputFile> outs;
+  if (written.rows == 0) {
+    // Delta writes no file when every input row was deleted.
+    (void)fs_->Delete(full);
+    return std::optional<std::vector<exec::OutputFile>>(std::move(outs));
+  }
+  Result<std::string> stats = OutputStats(full);
+  if (!stats.ok()) {
+    (void)fs_->Delete(full);  // no commit will reference it
+    return stats.status();
+  }
+  delta::AddFile add = delta::MakeDataFileAdd(rel, bin.partition_values, written.bytes_out, std::move(*stats));
+  add.data_change = false;  // OPTIMIZE rearranges data; it adds none
+  outs.push_back({rel, written.bytes_out, written.rows});
+  outputs_[bin.id].adds.push_back(std::move(add));
+  outputs_[bin.id].row_groups_copied = written.row_groups_copied;
+  outputs_[bin.id].pages_copied = written.pages_copied;
+  return std::optional<std::vector<exec::OutputFile>>(std::move(outs));
 }
 
 // ---- commit ----------------------------------------------------------------------------
@@ -575,6 +735,9 @@ nlohmann::ordered_json OptimizeMetricsToJson(const OptimizeMetrics& m) {
   }
   j["numTableColumns"] = m.num_table_columns;
   j["numTableColumnsWithStats"] = m.num_table_columns_with_stats;
+  j["numBinsRewrittenColumnar"] = m.num_bins_rewritten_columnar;  // lithify extensions
+  j["numRowGroupsCopied"] = m.num_row_groups_copied;
+  j["numPagesCopied"] = m.num_pages_copied;
   return j;
 }
 
@@ -654,6 +817,7 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
 
   // 4. Execute and commit, batch by batch.
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<DeltaBinIo> bio, DeltaBinIo::Make(fs, ctx, rt, plan.bins.size()));
+  bio->set_columnar(spec.columnar_rewrite, spec.copy_row_group_min_bytes);
   exec::ExecOptions eo;
   eo.threads = threads;
   eo.progress = std::move(progress);
@@ -679,6 +843,10 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
     }
     for (const exec::BinResult& r : runs) {
       if (!r.status.ok()) return r.status.WithContext(root);
+      if (!r.rewritten_whole) continue;
+      ++result.metrics.num_bins_rewritten_columnar;
+      result.metrics.num_row_groups_copied += bio->outputs(r.bin_id).row_groups_copied;
+      result.metrics.num_pages_copied += bio->outputs(r.bin_id).pages_copied;
     }
     if (plan.mode == planner::PlanMode::kLiquid) {
       for (int id : ids) TagLiquidOutputs(plan.columns, id, &bio->outputs(id).adds, &result.log);  // one new ZCube

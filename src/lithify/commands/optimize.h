@@ -32,6 +32,19 @@
 // versions survive the rewrite while the new files get fresh baseRowId values; the
 // commit is tagged delta.rowTracking.preserved=true.
 //
+// Fast path: a compaction / REORG bin whose inputs all carry exactly the current
+// data-file schema (physical names, field ids, types, annotations) and need no
+// row-tracking materialization is concatenated column by column
+// (parquet::RewriteFiles: each input column chunk decoded once, memory about one
+// column chunk, deletion vectors as its row filter) instead of streamed row group by
+// row group; same output name, writer options, AddFile and statistics (taken from the
+// output's footer where exact, else by reading the output back). Counted in
+// numBinsRewrittenColumnar. Within it, an input row group of at least
+// copy_row_group_min_bytes (compressed) in the output's codec that keeps every row is
+// copied without decoding (its chunk bytes and footer statistics, which describe exactly
+// those bytes), and PLAIN pages in the output's codec are copied once the output chunk
+// is PLAIN (parquet/rewrite.h); counted in numRowGroupsCopied / numPagesCopied.
+//
 // Clustering (commands/cluster.h): with --zorder-by, or on a liquid-clustered table, the
 // plan is Z-order / liquid and each bin is sorted on its curve key (external sort under
 // clustering_memory_budget) and written as Bin::output_files files; liquid outputs form
@@ -42,7 +55,8 @@
 // (Delta runs clustering there), catalog-managed tables.
 //
 // Stateless; thread-safe for distinct specs. Memory is bounded by one row group per
-// running bin plus the plan and its decision log.
+// running streamed bin (about one column chunk per fast-path bin) plus the plan and its
+// decision log.
 #pragma once
 
 #include <cstdint>
@@ -101,6 +115,12 @@ struct OptimizeSpec {
   std::optional<std::vector<planner::PartitionValues>> auto_compact_partitions;
   planner::AutoCompactionOptions auto_compact;
   std::string auto_compact_predicate;
+  // lithify: bins whose inputs all have the data-file schema are rewritten column at a
+  // time (see "Fast path" above); false streams every bin (tests compare the paths).
+  bool columnar_rewrite = true;
+  // lithify: on that path, input row groups of at least this many compressed bytes are
+  // copied whole (see "Fast path"); 0 = never. Small row groups are always merged.
+  int64_t copy_row_group_min_bytes = int64_t{32} << 20;
 };
 
 // Delta's OptimizeMetrics (delta-maintenance-facts.md §2.3), field names as Delta's.
@@ -133,6 +153,13 @@ struct OptimizeMetrics {
   std::optional<int64_t> num_deletion_vector_rows_removed;
   int64_t num_table_columns = 0;
   int64_t num_table_columns_with_stats = 0;
+  // lithify extension (not in Delta's metrics; JSON "numBinsRewrittenColumnar", last):
+  // bins written by the column-at-a-time fast path rather than streamed row groups.
+  int64_t num_bins_rewritten_columnar = 0;
+  // lithify extensions too ("numRowGroupsCopied", "numPagesCopied"): what that path
+  // copied without re-encoding.
+  int64_t num_row_groups_copied = 0;
+  int64_t num_pages_copied = 0;
   // Delta's zOrderStats (Z-order runs) / clusteringStats (liquid runs); null otherwise.
   nlohmann::ordered_json zorder_stats;
   nlohmann::ordered_json clustering_stats;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "lithify/commands/delete.h"
 #include "lithify/commands/scan.h"
 #include "lithify/commands/test_util.h"
+#include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/delta/stats.h"
@@ -596,6 +598,7 @@ TEST_F(OptimizeTest, RowTrackingSurvivesTheRewrite) {
   auto r = RunOptimize(fs_.get(), root_);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->metrics.num_files_added, 1);
+  EXPECT_EQ(r->metrics.num_bins_rewritten_columnar, 0);  // row ids are materialized: streamed
   auto snap = Latest(fs_.get(), root_);
   ASSERT_EQ(snap->files().size(), 1u);
   // The new file got a fresh baseRowId; the rows kept theirs through the materialized column.
@@ -613,6 +616,7 @@ TEST_F(OptimizeTest, RowTrackingSurvivesTheRewrite) {
   auto r2 = RunOptimize(fs_.get(), root_);
   ASSERT_TRUE(r2.ok()) << r2.status().ToString();
   EXPECT_EQ(r2->metrics.num_files_added, 1);
+  EXPECT_EQ(r2->metrics.num_bins_rewritten_columnar, 0);
   EXPECT_EQ(RowIds(fs_.get(), root_), ids2);
 }
 
@@ -658,6 +662,253 @@ TEST_F(OptimizeTest, CorpusTablesKeepTheirRows) {
     EXPECT_EQ(again->metrics.num_files_added, 0);
     EXPECT_TRUE(again->versions.empty());
   }
+}
+
+// ---- column-at-a-time fast path -----------------------------------------------------------
+
+// The AddFiles of one commit, by partition value of `part` ("" when unpartitioned).
+std::map<std::string, delta::AddFile> AddsOf(io::FileSystem* fs, const std::string& root, int64_t version) {
+  std::map<std::string, delta::AddFile> out;
+  for (const delta::Action& a : CommitActions(fs, root, version)) {
+    if (const auto* add = std::get_if<delta::AddFile>(&a)) {
+      auto it = add->partition_values.find("part");
+      out[it == add->partition_values.end() ? "" : it->second.value_or("<null>")] = *add;
+    }
+  }
+  return out;
+}
+
+// A copy of the table at `root` in a sibling directory.
+std::string CopyTable(const std::string& root, const std::string& suffix) {
+  const std::string copy = root + suffix;
+  std::filesystem::copy(root, copy, std::filesystem::copy_options::recursive);
+  return copy;
+}
+
+// OPTIMIZE of two copies of a table, column at a time and streamed: the same live rows
+// and, bin for bin (partition for partition), the same statistics, record counts and
+// file naming. Returns the columnar run.
+OptimizeResult ExpectBothPathsAgree(io::FileSystem* fs, const std::string& root, OptimizeSpec spec = {}) {
+  const std::string streamed = CopyTable(root, "-streamed");
+  const auto before = Rows(fs, root);
+  auto fast = RunOptimize(fs, root, spec);
+  EXPECT_TRUE(fast.ok()) << fast.status().ToString();
+  spec.columnar_rewrite = false;
+  auto slow = RunOptimize(fs, streamed, spec);
+  EXPECT_TRUE(slow.ok()) << slow.status().ToString();
+  if (!fast.ok() || !slow.ok()) return {};
+  EXPECT_EQ(slow->metrics.num_bins_rewritten_columnar, 0);
+  EXPECT_EQ(fast->metrics.num_files_added, slow->metrics.num_files_added);
+  EXPECT_EQ(Rows(fs, root), before);
+  EXPECT_EQ(Rows(fs, streamed), before);
+  EXPECT_EQ(fast->versions, slow->versions);
+  for (size_t i = 0; i < fast->versions.size(); ++i) {
+    ExpectExactOutputs(fs, root, fast->versions[i]);
+    auto a = AddsOf(fs, root, fast->versions[i]);
+    auto b = AddsOf(fs, streamed, slow->versions[i]);
+    EXPECT_EQ(a.size(), b.size());
+    for (const auto& [part, add] : a) {
+      EXPECT_TRUE(b.count(part)) << part;
+      if (!b.count(part)) continue;
+      const delta::AddFile& other = b.at(part);
+      EXPECT_EQ(add.stats, other.stats) << part;
+      EXPECT_EQ(add.partition_values, other.partition_values);
+      EXPECT_FALSE(add.data_change);
+      const std::string dir = add.path.substr(0, add.path.rfind('/') + 1);
+      EXPECT_EQ(dir, other.path.substr(0, other.path.rfind('/') + 1));
+      EXPECT_TRUE(add.path.substr(dir.size()).starts_with("part-00000-")) << add.path;
+      EXPECT_TRUE(add.path.ends_with("-c000.zstd.parquet")) << add.path;
+      // The size recorded is the file's.
+      auto rel = delta::DecodeActionPath(add.path);
+      EXPECT_TRUE(rel.ok());
+      if (rel.ok()) {
+        EXPECT_EQ(std::filesystem::file_size(io::JoinPath(root, *rel)), static_cast<uintmax_t>(add.size));
+      }
+    }
+  }
+  return std::move(*fast);
+}
+
+TEST_F(OptimizeTest, ColumnarPathTakenWithSameRowsAndStatsAsStreaming) {
+  MakeTable(fs_.get(), root_, {});
+  for (int i = 0; i < 8; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  OptimizeResult r = ExpectBothPathsAgree(fs_.get(), root_);
+  EXPECT_EQ(r.metrics.num_bins, 1);
+  EXPECT_EQ(r.metrics.num_bins_rewritten_columnar, 1);
+  EXPECT_EQ(OptimizeMetricsToJson(r.metrics)["numBinsRewrittenColumnar"], 1);
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 1u);
+  EXPECT_EQ(snap->files()[0].num_records(), std::optional<int64_t>(80));
+  auto duck = commands::testing::DuckDbRows(io::JoinPath(root_, snap->files()[0].path));
+  if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
+  EXPECT_EQ(*duck, Rows(fs_.get(), root_));
+}
+
+TEST_F(OptimizeTest, ColumnarPathAppliesDeletionVectors) {
+  MakeTable(fs_.get(), root_, {}, /*dvs=*/true);
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  DeleteSpec del;
+  // Every row of the second file, some of the others (incl. the id bounds 0 and 39).
+  del.predicate = "id IN (0, 3, 6, 9, 27, 30, 33, 39) OR (id >= 10 AND id < 20)";
+  auto d = DeleteRows(fs_.get(), root_, del);
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  OptimizeResult r = ExpectBothPathsAgree(fs_.get(), root_);
+  EXPECT_EQ(r.metrics.num_bins_rewritten_columnar, 1);
+  ASSERT_TRUE(r.metrics.num_deletion_vectors_removed.has_value());
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 1u);
+  EXPECT_FALSE(snap->files()[0].deletion_vector.has_value());
+  EXPECT_EQ(snap->files()[0].num_records(), std::optional<int64_t>(40 - 18));
+}
+
+TEST_F(OptimizeTest, ColumnarPathPerPartition) {
+  MakeTable(fs_.get(), root_, {"part"});
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 10, 10, "a");
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, 100 + i * 10, 10, "b=/x");  // escaped directory
+  Append(fs_.get(), root_, 500, 10, "c");
+  OptimizeResult r = ExpectBothPathsAgree(fs_.get(), root_);
+  EXPECT_EQ(r.metrics.num_bins, 2);
+  EXPECT_EQ(r.metrics.num_bins_rewritten_columnar, 2);
+  for (const auto& [part, add] : AddsOf(fs_.get(), root_, r.versions.at(0))) {
+    const std::string dir = part == "a" ? "part=a/" : "part=b%3D%2Fx/";
+    EXPECT_TRUE(add.path.starts_with(delta::EncodeActionPath(dir))) << add.path;
+  }
+}
+
+TEST_F(OptimizeTest, ColumnarPathForReorgPurge) {
+  MakeTable(fs_.get(), root_, {}, /*dvs=*/true);
+  Append(fs_.get(), root_, 0, 20, "p");
+  Append(fs_.get(), root_, 100, 20, "p");
+  DeleteSpec del;
+  del.predicate = "id = 3 OR id = 105 OR id = 119";
+  ASSERT_TRUE(DeleteRows(fs_.get(), root_, del).ok());
+  OptimizeSpec spec;
+  spec.reorg_purge = true;
+  OptimizeResult r = ExpectBothPathsAgree(fs_.get(), root_, spec);
+  EXPECT_EQ(r.metrics.num_bins_rewritten_columnar, 1);
+  EXPECT_EQ(Latest(fs_.get(), root_)->NumLiveRecords(), std::optional<int64_t>(37));
+}
+
+// Row groups at or above the copy threshold are copied whole (bytes and footer
+// statistics); one a deletion vector thins is decoded. Rows and Delta statistics equal
+// the streamed path's.
+TEST_F(OptimizeTest, ColumnarPathCopiesLargeRowGroupsWhole) {
+  MakeTable(fs_.get(), root_, {}, /*dvs=*/true);
+  for (int i = 0; i < 4; ++i) Append(fs_.get(), root_, i * 10, 10, "p");
+  DeleteSpec del;
+  del.predicate = "id = 12 OR id = 19";  // thins the second file only
+  ASSERT_TRUE(DeleteRows(fs_.get(), root_, del).ok());
+  OptimizeSpec spec;
+  spec.copy_row_group_min_bytes = 1;  // every row group counts as large
+  OptimizeResult r = ExpectBothPathsAgree(fs_.get(), root_, spec);
+  EXPECT_EQ(r.metrics.num_bins_rewritten_columnar, 1);
+  EXPECT_EQ(r.metrics.num_row_groups_copied, 3);
+  EXPECT_EQ(OptimizeMetricsToJson(r.metrics)["numRowGroupsCopied"], 3);
+  auto snap = Latest(fs_.get(), root_);
+  ASSERT_EQ(snap->files().size(), 1u);
+  EXPECT_EQ(snap->files()[0].num_records(), std::optional<int64_t>(38));
+  EXPECT_FALSE(snap->files()[0].deletion_vector.has_value());
+  // The default threshold (32 MiB) copies none of these small row groups.
+  MakeTable(fs_.get(), root_ + "-default", {}, /*dvs=*/false);
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_ + "-default", i * 10, 10, "p");
+  auto d = RunOptimize(fs_.get(), root_ + "-default", OptimizeSpec{});
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_EQ(d->metrics.num_bins_rewritten_columnar, 1);
+  EXPECT_EQ(d->metrics.num_row_groups_copied, 0);
+}
+
+// One blind-append commit of `rows` (logical values of the table's schema).
+void AppendRows(io::FileSystem* fs, const std::string& root, const std::vector<std::vector<Value>>& rows) {
+  auto snap = Latest(fs, root);
+  ASSERT_TRUE(snap);
+  auto w = delta::DataFileWriter::Open(fs, root, delta::WriteContext::FromSnapshot(*snap));
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  ASSERT_TRUE((*w)->WriteRows(rows).ok());
+  auto adds = (*w)->Finish();
+  ASSERT_TRUE(adds.ok()) << adds.status().ToString();
+  auto txn = delta::Transaction::Begin(snap);
+  ASSERT_TRUE(txn.ok());
+  for (auto& a : *adds) (*txn)->AddAction(a);
+  (*txn)->SetOperation("WRITE", nlohmann::json{{"mode", "Append"}});
+  ASSERT_TRUE((*txn)->Commit().ok());
+}
+
+// Statistics columns the footer cannot answer for (an array: Delta counts null arrays;
+// a double of only NaNs: no footer bound) -- the fast path still runs and reads its
+// output back for the statistics, which equal the streamed ones.
+TEST_F(OptimizeTest, ColumnarPathReadsStatsBackWhenTheFooterIsNotExact) {
+  auto schema = delta::ParseSchema(
+      R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}},)"
+      R"({"name":"nan","type":"double","nullable":true,"metadata":{}},)"
+      R"({"name":"arr","type":{"type":"array","elementType":"long","containsNull":true},"nullable":true,"metadata":{}}]})");
+  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  delta::NewTableSpec t;
+  t.schema = *schema;
+  ASSERT_TRUE(CreateTable(fs_.get(), root_, t).ok());
+  for (int f = 0; f < 3; ++f) {
+    std::vector<std::vector<Value>> rows;
+    for (int i = 0; i < 5; ++i) {
+      const int64_t id = f * 10 + i;
+      rows.push_back({Value::Int(id), Value::Double(std::nan("")),
+                      id % 3 == 0 ? Value::Null() : Value::List({Value::Int(id), Value::Null()})});
+    }
+    AppendRows(fs_.get(), root_, rows);
+  }
+  OptimizeResult r = ExpectBothPathsAgree(fs_.get(), root_);
+  EXPECT_EQ(r.metrics.num_bins_rewritten_columnar, 1);
+  auto adds = AddsOf(fs_.get(), root_, r.versions.at(0));
+  ASSERT_EQ(adds.size(), 1u);
+  auto j = nlohmann::json::parse(*adds.begin()->second.stats);
+  EXPECT_EQ(j["nullCount"]["arr"], 5);  // null arrays (ids 0, 3, 12, 21, 24), not null elements
+  EXPECT_FALSE(j["minValues"].contains("nan"));
+}
+
+// A column added after some files were written: those files lack it, so their bin is
+// streamed (the logical reader fills the column with nulls).
+TEST_F(OptimizeTest, SchemaEvolvedTableFallsBackToStreaming) {
+  MakeTable(fs_.get(), root_, {"part"});
+  for (int i = 0; i < 3; ++i) Append(fs_.get(), root_, i * 10, 10, "old");
+  {
+    auto snap = Latest(fs_.get(), root_);
+    delta::Metadata m = snap->metadata();
+    std::string schema = kSchema;
+    schema.insert(schema.size() - 2, R"(,{"name":"extra","type":"long","nullable":true,"metadata":{}})");
+    m.schema_string = schema;
+    auto txn = delta::Transaction::Begin(snap);
+    ASSERT_TRUE(txn.ok());
+    (*txn)->AddAction(m);
+    (*txn)->SetOperation("ADD COLUMNS", nlohmann::json::object());
+    ASSERT_TRUE((*txn)->Commit().ok());
+  }
+  // Files of the new schema: in partition "new" only those, in "old" mixed.
+  auto append6 = [&](int64_t first, const std::string& part) {
+    auto snap = Latest(fs_.get(), root_);
+    auto w = delta::DataFileWriter::Open(fs_.get(), root_, delta::WriteContext::FromSnapshot(*snap));
+    ASSERT_TRUE(w.ok());
+    std::vector<std::vector<Value>> rows;
+    for (int64_t i = first; i < first + 5; ++i) {
+      std::vector<Value> row = Row(i, part);
+      row.push_back(Value::Int(i * 2));
+      rows.push_back(std::move(row));
+    }
+    ASSERT_TRUE((*w)->WriteRows(rows).ok());
+    auto adds = (*w)->Finish();
+    ASSERT_TRUE(adds.ok());
+    auto txn = delta::Transaction::Begin(snap);
+    for (auto& a : *adds) (*txn)->AddAction(a);
+    (*txn)->SetOperation("WRITE", nlohmann::json{{"mode", "Append"}});
+    ASSERT_TRUE((*txn)->Commit().ok());
+  };
+  append6(1000, "old");
+  append6(2000, "new");
+  append6(2100, "new");
+  OptimizeResult r = ExpectBothPathsAgree(fs_.get(), root_);
+  EXPECT_EQ(r.metrics.num_bins, 2);
+  EXPECT_EQ(r.metrics.num_bins_rewritten_columnar, 1);  // "new" only
+  // The old rows read the new column as null.
+  int nulls = 0;
+  for (const std::string& row : Rows(fs_.get(), root_)) nulls += row.find("\"extra\":null") != std::string::npos;
+  EXPECT_EQ(nulls, 30);
 }
 
 TEST(OptimizeMetricsJsonTest, DeltaFieldNamesAndNulls) {

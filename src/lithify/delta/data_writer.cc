@@ -327,6 +327,49 @@ std::string_view CodecFileNameTag(parquet::CompressionCodec codec) {
   }
 }
 
+Result<std::vector<std::string>> PhysicalPartitionColumns(const WriteContext& ctx) {
+  std::vector<std::string> out;
+  for (const std::string& pc : ctx.partition_columns) {
+    int i = FindField(ctx.schema, pc);
+    if (i < 0) {
+      return Status::InvalidArgument("partition column '{}' is not a column of the table", pc);
+    }
+    const StructField& f = ctx.schema.fields[i];
+    if (!f.type.is_primitive()) {
+      return Status::InvalidArgument("partition column '{}' has non-primitive type {}", pc,
+                                     f.type.ToString());
+    }
+    LITHIFY_ASSIGN_OR_RETURN(std::string phys, PhysicalName(f, ctx.column_mapping_mode));
+    out.push_back(std::move(phys));
+  }
+  return out;
+}
+
+parquet::WriterOptions DataFileParquetOptions(parquet::WriterOptions options) {
+  options.max_statistics_size = std::max(options.max_statistics_size, 1 << 20);
+  return options;
+}
+
+std::string NewDataFileName(parquet::CompressionCodec codec) {
+  std::string_view tag = CodecFileNameTag(codec);
+  return fmt::format("part-00000-{}-c000{}{}.parquet", NewUuid(), tag.empty() ? "" : ".", tag);
+}
+
+AddFile MakeDataFileAdd(const std::string& rel_path,
+                        const std::map<std::string, std::optional<std::string>>& partition_values,
+                        int64_t size, std::string stats) {
+  AddFile a;
+  a.path = EncodeActionPath(rel_path);
+  for (const auto& [name, v] : partition_values) {
+    a.partition_values[name] = v && !v->empty() ? v : std::nullopt;
+  }
+  a.size = size;
+  a.modification_time = NowMs();
+  a.data_change = true;
+  a.stats = std::move(stats);
+  return a;
+}
+
 // ---------------------------------------------------------------- DataFileWriter
 
 struct DataFileWriter::Impl {
@@ -341,7 +384,6 @@ struct DataFileWriter::Impl {
   std::vector<int> part_field;
   std::vector<std::string> part_physical;
   std::vector<int> data_field;  // top-level fields that go into data files
-  std::string codec_suffix;
 
   // One partition's state; `writer` is set while a file is open.
   struct Partition {
@@ -384,14 +426,7 @@ struct DataFileWriter::Impl {
     p.writer.reset();
     --open_files;
     if (!meta.ok()) return meta.status().WithContextF("{}", io::JoinPath(root, p.rel_path));
-    AddFile a;
-    a.path = EncodeActionPath(p.rel_path);
-    a.partition_values = p.values;
-    a.size = size;
-    a.modification_time = NowMs();
-    a.data_change = true;
-    a.stats = p.stats->ToJson();
-    added.push_back(std::move(a));
+    added.push_back(MakeDataFileAdd(p.rel_path, p.values, size, p.stats->ToJson()));
     p.rows = 0;
     return Status::OK();
   }
@@ -427,7 +462,7 @@ struct DataFileWriter::Impl {
     } else {
       while (open_files >= soft_cap) LITHIFY_RETURN_NOT_OK(EvictOne());
     }
-    p.rel_path = fmt::format("{}part-00000-{}-c000{}.parquet", dir, NewUuid(), codec_suffix);
+    p.rel_path = dir + NewDataFileName(opts.parquet.codec);
     const std::string full = io::JoinPath(root, p.rel_path);
     LITHIFY_ASSIGN_OR_RETURN(auto out, fs->Create(full));  // the FileSystem names the path
     LITHIFY_ASSIGN_OR_RETURN_CTX(p.writer,
@@ -495,23 +530,11 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Open(io::FileSystem* fs,
                                    impl->opts.target_file_size_bytes);
   }
   // String bounds must be exact in the Parquet footer too before Delta's truncation.
-  impl->opts.parquet.max_statistics_size = std::max(impl->opts.parquet.max_statistics_size, 1 << 20);
+  impl->opts.parquet = DataFileParquetOptions(std::move(impl->opts.parquet));
   const WriteContext& ctx = impl->ctx;
   if (ctx.schema.kind != Kind::kStruct) return Status::InvalidArgument("table schema is not a struct");
-  for (const std::string& pc : ctx.partition_columns) {
-    int i = FindField(ctx.schema, pc);
-    if (i < 0) {
-      return Status::InvalidArgument("partition column '{}' is not a column of the table", pc);
-    }
-    const StructField& f = ctx.schema.fields[i];
-    if (!f.type.is_primitive()) {
-      return Status::InvalidArgument("partition column '{}' has non-primitive type {}", pc,
-                                     f.type.ToString());
-    }
-    LITHIFY_ASSIGN_OR_RETURN(std::string phys, PhysicalName(f, ctx.column_mapping_mode));
-    impl->part_field.push_back(i);
-    impl->part_physical.push_back(std::move(phys));
-  }
+  LITHIFY_ASSIGN_OR_RETURN(impl->part_physical, PhysicalPartitionColumns(ctx));
+  for (const std::string& pc : ctx.partition_columns) impl->part_field.push_back(FindField(ctx.schema, pc));
   for (size_t i = 0; i < ctx.schema.fields.size(); ++i) {
     if (std::find(impl->part_field.begin(), impl->part_field.end(), static_cast<int>(i)) ==
         impl->part_field.end()) {
@@ -523,8 +546,6 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Open(io::FileSystem* fs,
                            StatsPlan::Make(ctx.schema, ctx.partition_columns,
                                            ctx.column_mapping_mode, ctx.configuration,
                                            impl->file_schema));
-  std::string_view tag = CodecFileNameTag(impl->opts.parquet.codec);
-  impl->codec_suffix = tag.empty() ? "" : "." + std::string(tag);
   return std::unique_ptr<DataFileWriter>(new DataFileWriter(std::move(impl)));
 }
 

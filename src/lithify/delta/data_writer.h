@@ -159,4 +159,25 @@ std::string PartitionDirectory(const std::vector<std::string>& physical_names,
 // The file-name codec part Spark uses ("zstd", "snappy", "gz", ...); "" for none.
 std::string_view CodecFileNameTag(parquet::CompressionCodec codec);
 
+// The following let another writer (OPTIMIZE's column-at-a-time rewrite) produce files
+// indistinguishable from a DataFileWriter's.
+
+// Physical names of the partition columns, in table order. InvalidArgument for a
+// partition column that is not a top-level primitive column of the schema.
+Result<std::vector<std::string>> PhysicalPartitionColumns(const WriteContext& context);
+
+// The Parquet options a DataFileWriter writes with, given the caller's: string
+// statistics kept exact in the footer up to 1 MiB (Delta's truncation comes later).
+parquet::WriterOptions DataFileParquetOptions(parquet::WriterOptions options);
+
+// A fresh data file name: "part-00000-<uuid>-c000[.<codec tag>].parquet".
+std::string NewDataFileName(parquet::CompressionCodec codec);
+
+// The AddFile describing a finished data file at `rel_path` (relative to the table root,
+// not encoded): path encoded, partition values as given ("" stored as null),
+// modificationTime now, dataChange=true, `stats` as given.
+AddFile MakeDataFileAdd(const std::string& rel_path,
+                        const std::map<std::string, std::optional<std::string>>& partition_values,
+                        int64_t size, std::string stats);
+
 }  // namespace lithify::delta

@@ -16,6 +16,7 @@
 #include "lithify/delta/stats_writer.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
+#include "lithify/delta/test_util.h"
 
 namespace lithify::delta {
 namespace {
@@ -23,17 +24,9 @@ namespace {
 using parquet::Value;
 using Rows = std::vector<std::vector<Value>>;
 
-std::string Field(const std::string& name, const std::string& type_json, bool nullable = true,
-                  const std::string& metadata = "{}") {
-  return fmt::format(R"({{"name":"{}","type":{},"nullable":{},"metadata":{}}})", name, type_json,
-                     nullable ? "true" : "false", metadata);
-}
-std::string Prim(const std::string& t) { return "\"" + t + "\""; }
-std::string Struct(const std::vector<std::string>& fields) {
-  std::string s = R"({"type":"struct","fields":[)";
-  for (size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + fields[i];
-  return s + "]}";
-}
+using testing::Field;
+using testing::Prim;
+using testing::Struct;
 
 // A fresh temporary directory, removed on destruction.
 Metadata MakeMetadata(const std::string& schema, std::vector<std::string> partitions = {},

@@ -8,11 +8,13 @@
 #include <cstring>
 #include <functional>
 #include <set>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/parquet/statistics.h"
 
 namespace lithify::delta {
 namespace {
@@ -361,7 +363,14 @@ Result<std::shared_ptr<const StatsPlan>> StatsPlan::Make(
         std::vector<int> leaves = file_schema.LeavesUnder(child);
         if (leaves.empty()) return Status::Internal("column '{}' has no leaf", phys);
         col.leaf = leaves[0];
-        col.null_def = file_schema.node(child).max_def;
+        const parquet::SchemaNode& node = file_schema.node(child);
+        col.null_def = node.max_def;
+        // Footer bounds follow the leaf's type-defined sort order; StatsCollector
+        // compares strings as unsigned bytes and everything else as signed numbers.
+        const parquet::SortOrder order =
+            f.type.kind == Kind::kString ? parquet::SortOrder::kUnsigned : parquet::SortOrder::kSigned;
+        col.flat_leaf = node.is_leaf() && node.max_rep == 0 &&
+                        (!col.min_max || parquet::LeafSortOrder(node.element) == order);
         plan->columns_.push_back(std::move(col));
         --budget;
       }
@@ -487,6 +496,111 @@ void StatsCollector::Update(const parquet::RowBatch& batch) {
 
 namespace {
 
+// One footer bound decoded the way Update reads values; false when the bytes cannot be
+// the PLAIN value Update would have seen (wrong width, NaN).
+bool DecodeBound(const StatsPlan::Column& c, parquet::PhysicalType type, std::string_view b,
+                 int64_t* i, double* d, __int128* q, std::string* s) {
+  using PT = parquet::PhysicalType;
+  auto load = [&](auto v) {
+    if (b.size() != sizeof(v)) return false;
+    std::memcpy(&v, b.data(), sizeof(v));
+    if constexpr (std::is_floating_point_v<decltype(v)>) {
+      if (std::isnan(v)) return false;
+      *d = v;
+    } else if (c.kind == Kind::kDecimal) {
+      *q = v;
+    } else {
+      *i = v;
+    }
+    return true;
+  };
+  switch (type) {
+    case PT::kInt32: return load(int32_t{0});
+    case PT::kInt64: return load(int64_t{0});
+    case PT::kFloat: return load(float{0});
+    case PT::kDouble: return load(double{0});
+    case PT::kFixedLenByteArray:
+    case PT::kByteArray:
+      if (c.kind == Kind::kString && type == PT::kByteArray) {
+        s->assign(b);
+        return true;
+      }
+      if (c.kind != Kind::kDecimal || b.empty() || b.size() > 16) return false;
+      *q = ReadBigEndianSigned(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+      return true;
+    default:
+      return false;  // Update collects nothing there; refuse rather than mimic
+  }
+}
+
+}  // namespace
+
+Result<bool> StatsCollector::UpdateFromFooter(const parquet::FileMetaData& footer) {
+  const auto& cols = plan_->columns();
+  std::vector<Acc> accs(cols.size());
+  int64_t records = 0;
+  for (const parquet::RowGroup& rg : footer.row_groups) records += rg.num_rows;
+  for (size_t ci = 0; ci < cols.size(); ++ci) {
+    const StatsPlan::Column& c = cols[ci];
+    if (!c.flat_leaf) return false;
+    Acc& a = accs[ci];
+    for (size_t r = 0; r < footer.row_groups.size(); ++r) {
+      const parquet::RowGroup& rg = footer.row_groups[r];
+      if (c.leaf < 0 || static_cast<size_t>(c.leaf) >= rg.columns.size()) {
+        return Status::InvalidArgument("row group {} has {} column chunks; statistics column leaf {} is missing", r,
+                                       rg.columns.size(), c.leaf);
+      }
+      const auto& md = rg.columns[c.leaf].meta_data;
+      if (!md || !md->statistics || !md->statistics->null_count) return false;
+      const parquet::Statistics& st = *md->statistics;
+      const int64_t nulls = *st.null_count;
+      if (nulls < 0 || nulls > rg.num_rows) return false;
+      a.null_count += nulls;
+      if (!c.min_max || nulls == rg.num_rows) continue;
+      if (!st.min_value || !st.max_value) return false;
+      const bool binary = md->type == parquet::PhysicalType::kByteArray ||
+                          md->type == parquet::PhysicalType::kFixedLenByteArray;
+      if (binary && (st.is_min_value_exact != true || st.is_max_value_exact != true)) return false;
+      Acc lo, hi;
+      if (!DecodeBound(c, md->type, *st.min_value, &lo.imin, &lo.dmin, &lo.qmin, &lo.smin) ||
+          !DecodeBound(c, md->type, *st.max_value, &hi.imin, &hi.dmin, &hi.qmin, &hi.smin)) {
+        return false;
+      }
+      for (const Acc* b : {&lo, &hi}) {
+        switch (md->type) {
+          case parquet::PhysicalType::kFloat: case parquet::PhysicalType::kDouble:
+            MinMax<double>(&a.has, &a.dmin, &a.dmax, b->dmin);
+            break;
+          case parquet::PhysicalType::kByteArray:
+            if (c.kind == Kind::kString) {
+              if (!a.has) { a.smin = a.smax = b->smin; a.has = true; break; }
+              if (b->smin < a.smin) a.smin = b->smin;
+              if (a.smax < b->smin) a.smax = b->smin;
+              break;
+            }
+            [[fallthrough]];
+          default:
+            if (c.kind == Kind::kDecimal) MinMax<__int128>(&a.has, &a.qmin, &a.qmax, b->qmin);
+            else MinMax<int64_t>(&a.has, &a.imin, &a.imax, b->imin);
+        }
+      }
+    }
+  }
+  num_records_ = records;
+  for (size_t ci = 0; ci < cols.size(); ++ci) *accs_[ci] = std::move(accs[ci]);
+  return true;
+}
+
+Result<std::optional<std::string>> StatsJsonFromFooter(std::shared_ptr<const StatsPlan> plan,
+                                                       const parquet::FileMetaData& footer) {
+  StatsCollector c(std::move(plan));
+  LITHIFY_ASSIGN_OR_RETURN(bool exact, c.UpdateFromFooter(footer));
+  if (!exact) return std::optional<std::string>();
+  return std::optional<std::string>(c.ToJson());
+}
+
+namespace {
+
 // A JSON object under construction: keys in insertion order, leaves as raw JSON text.
 struct Node {
   std::string raw;  // non-empty for leaves
@@ -538,7 +652,7 @@ std::optional<std::string> BoundText(const StatsPlan::Column& c, const StatsColl
       return JsonString(FormatStatsTimestamp(i, /*utc=*/false, /*round_up=*/is_max));
     case Kind::kFloat: case Kind::kDouble:
       if (!std::isfinite(d)) return std::nullopt;  // JSON has no infinities
-      return DoubleText(d);
+      return DoubleText(d == 0 ? 0.0 : d);         // -0.0 and +0.0 alike (see the header)
     case Kind::kDecimal:
       return DecimalText(q, c.scale);
     case Kind::kString: {

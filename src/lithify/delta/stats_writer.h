@@ -22,9 +22,11 @@
 //    at all when that is impossible), so that it stays an upper bound in UTF-8 byte
 //    order.
 //  - float/double: NaN is excluded from min/max (Delta's readers treat NaN specially;
-//    lithify's bounds hold for every non-NaN value; -0.0/+0.0 compare equal). Floats are
-//    printed as their exact double value (17 significant digits) so that a reader
-//    parsing them as double still gets a bound.
+//    lithify's bounds hold for every non-NaN value; -0.0/+0.0 compare equal, and a zero
+//    bound is always written as 0, whichever zero was seen first, so that the text does
+//    not depend on row order and equals what a Parquet footer, which cannot tell the
+//    zeros apart, gives). Floats are printed as their exact double value (17
+//    significant digits) so that a reader parsing them as double still gets a bound.
 //  - timestamps: Delta truncates the max to milliseconds, which is below a value with
 //    sub-millisecond digits (Delta's readers add 1 ms to compensate). lithify instead
 //    rounds the max UP to the next millisecond when it has sub-millisecond digits, so
@@ -32,7 +34,8 @@
 //    (floor), which is a valid lower bound.
 //  - tightBounds is never written: fresh files have exact bounds and Delta omits it.
 // Bounds are accumulated from the values written (levels form batches), never taken
-// from inputs.
+// from inputs -- or, for a file lithify has just written, read back from that file's own
+// footer (StatsJsonFromFooter) where the footer's statistics are exact.
 //
 // A StatsPlan is immutable and shareable across threads; a StatsCollector belongs to
 // one writer thread.
@@ -49,6 +52,7 @@
 #include "lithify/base/result.h"
 #include "lithify/delta/schema.h"
 #include "lithify/parquet/column_batch.h"
+#include "lithify/parquet/metadata.h"
 #include "lithify/parquet/schema.h"
 
 namespace lithify::delta {
@@ -76,6 +80,9 @@ class StatsPlan {
     bool min_max = false;                    // min/max collected (eligible type)
     int leaf = -1;                           // a Parquet leaf under the field
     int16_t null_def = 0;                    // def level below which the field is null
+    // The field is that leaf itself and nothing above it repeats: the leaf's footer
+    // statistics (null_count, min/max) describe exactly the field's rows.
+    bool flat_leaf = false;
   };
   const std::vector<Column>& columns() const { return columns_; }
 
@@ -91,6 +98,18 @@ class StatsCollector {
   // order (as given to parquet::FileWriter::WriteBatch).
   void Update(const parquet::RowBatch& batch);
   int64_t num_records() const { return num_records_; }
+  // Takes a whole data file's statistics from its footer instead of its values (it
+  // replaces whatever was accumulated): numRecords from the row groups, per statistics column the
+  // row groups' null_count summed and min_value/max_value merged. Returns false, and
+  // changes nothing, unless the footer gives exactly what Update would have computed:
+  // every statistics column a flat_leaf; every row group's chunk with statistics and a
+  // null_count; for chunks holding non-null values of a min/max column, min_value and
+  // max_value present (the deprecated min/max are never used), of the physical width
+  // the type needs, flagged exact (is_*_value_exact) for byte arrays, and never NaN.
+  // (A float chunk of only NaNs, which has no min_value, is thus refused: Update's
+  // answer "no bound" cannot be told from a writer that omitted the bounds.)
+  // InvalidArgument when a row group has fewer column chunks than the plan's leaves.
+  Result<bool> UpdateFromFooter(const parquet::FileMetaData& footer);
   // The stats JSON text (one object, no whitespace).
   std::string ToJson() const;
   // Forgets everything (a new file).
@@ -102,6 +121,14 @@ class StatsCollector {
   int64_t num_records_ = 0;
   std::vector<std::shared_ptr<Acc>> accs_;  // per plan column
 };
+
+// The stats JSON of a data file from its footer alone (UpdateFromFooter + ToJson on a
+// fresh collector): equal to the text StatsCollector gives on the file's rows, or
+// nullopt when the footer cannot give exact answers (then read the rows back through
+// a StatsCollector). Meant for files written by lithify's own Parquet writer, whose
+// statistics follow the same sort orders and NaN rule (parquet/statistics.h).
+Result<std::optional<std::string>> StatsJsonFromFooter(std::shared_ptr<const StatsPlan> plan,
+                                                       const parquet::FileMetaData& footer);
 
 // ---- Building blocks (stateless, thread-safe) ----
 

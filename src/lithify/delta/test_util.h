@@ -7,8 +7,24 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 namespace lithify::delta::testing {
+
+// Delta schema JSON builders: a struct field, a primitive type, a struct type.
+inline std::string Field(const std::string& name, const std::string& type_json, bool nullable = true,
+                         const std::string& metadata = "{}") {
+  return fmt::format(R"({{"name":"{}","type":{},"nullable":{},"metadata":{}}})", name, type_json,
+                     nullable ? "true" : "false", metadata);
+}
+inline std::string Prim(const std::string& t) { return "\"" + t + "\""; }
+inline std::string Struct(const std::vector<std::string>& fields) {
+  std::string s = R"({"type":"struct","fields":[)";
+  for (size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + fields[i];
+  return s + "]}";
+}
 
 inline std::string CorpusDir() { return std::string(LITHIFY_SOURCE_DIR) + "/../shared/corpus"; }
 inline std::string GoldenTable(const std::string& name) {

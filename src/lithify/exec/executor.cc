@@ -14,10 +14,38 @@ int DefaultThreads() {
   return std::clamp(static_cast<int>(hw), 1, 15);
 }
 
+namespace {
+
+void TakeOutputs(std::vector<OutputFile> outs, BinResult* r) {
+  r->outputs = std::move(outs);
+  for (const OutputFile& o : r->outputs) {
+    r->rows_written += o.num_records;
+    r->bytes_written += o.size;
+  }
+}
+
+}  // namespace
+
 Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
                              const std::function<void(int64_t)>& on_file) {
   BinResult r;
   r.bin_id = bin.id;
+  auto file_done = [&](const planner::FileRef& f) {
+    ++r.files_read;
+    r.bytes_read += f.size;
+    if (on_file) on_file(f.size);
+  };
+  auto files_done = [&](size_t n) {
+    n = std::min(n, bin.files.size());
+    while (static_cast<size_t>(r.files_read) < n) file_done(bin.files[r.files_read]);
+  };
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<std::vector<OutputFile>> whole, io->RewriteWhole(bin, files_done));
+  if (whole) {
+    files_done(bin.files.size());  // the adapter may report late; every input was read
+    r.rewritten_whole = true;
+    TakeOutputs(std::move(*whole), &r);
+    return r;
+  }
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<BinSink> sink, io->OpenSink(bin));
   auto write = [&](parquet::RowBatch batch) -> Status {
     if (batch.num_rows == 0) return Status::OK();
@@ -29,20 +57,14 @@ Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
       sink->Abort();
       return st.message().find(f.path) == std::string::npos ? st.WithContext(f.path) : st;
     }
-    ++r.files_read;
-    r.bytes_read += f.size;
-    if (on_file) on_file(f.size);
+    file_done(f);
   }
   Result<std::vector<OutputFile>> outs = sink->Finish();
   if (!outs.ok()) {
     sink->Abort();
     return outs.status();
   }
-  r.outputs = std::move(*outs);
-  for (const OutputFile& o : r.outputs) {
-    r.rows_written += o.num_records;
-    r.bytes_written += o.size;
-  }
+  TakeOutputs(std::move(*outs), &r);
   return r;
 }
 

@@ -7,9 +7,13 @@
 //     onto the current schema, conformed to the write schema) one row group at a time;
 //   * OpenSink starts the bin's output (one file per bin for compaction: Delta's
 //     coalesce(1)) and Finish closes it, keeping what the commit needs (e.g. AddFiles)
-//     in the BinIo implementation, indexed by bin id.
-// Memory: each running bin holds one input row group plus the output's buffered row
-// group, so the whole run holds `threads` of each, never a whole bin.
+//     in the BinIo implementation, indexed by bin id;
+//   * optionally, RewriteWhole writes a bin's output in one go where the adapter knows a
+//     faster way than rows (e.g. concatenating same-schema files column by column);
+//     RewriteBin tries it first and streams through ReadFile/OpenSink when it declines.
+// Memory: each running streamed bin holds one input row group plus the output's
+// buffered row group, so the whole run holds `threads` of each, never a whole bin (a
+// RewriteWhole bin holds what its adapter states).
 //
 // Scheduling: bins are started in the order given on at most `threads` workers. A
 // failing bin stops the start of further bins (those report Cancelled); bins already
@@ -23,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +66,21 @@ class BinIo {
   virtual Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) = 0;
   // Starts the output of `bin`.
   virtual Result<std::unique_ptr<BinSink>> OpenSink(const planner::Bin& bin) = 0;
+
+  // Called with n when the first n inputs of the bin (bin.files order) are fully read;
+  // n never decreases between calls.
+  using FilesDoneFn = std::function<void(size_t n)>;
+  // Optional fast path: writes the whole output of `bin` itself. nullopt = not
+  // applicable to this bin, decided before anything is written (RewriteBin then streams
+  // the bin); otherwise the files written (none when no row survived), with what the
+  // commit needs kept as after BinSink::Finish. On error the output is discarded as by
+  // BinSink::Abort. Thread-safety as ReadFile/OpenSink. The default declines.
+  virtual Result<std::optional<std::vector<OutputFile>>> RewriteWhole(const planner::Bin& bin,
+                                                                      const FilesDoneFn& files_done) {
+    (void)bin;
+    (void)files_done;
+    return std::optional<std::vector<OutputFile>>();
+  }
 };
 
 // What one bin did.
@@ -72,6 +92,7 @@ struct BinResult {
   int64_t bytes_read = 0;  // input file sizes
   int64_t rows_written = 0;
   int64_t bytes_written = 0;
+  bool rewritten_whole = false;  // written by BinIo::RewriteWhole (not streamed)
 };
 
 // Running totals for a progress display.
@@ -97,9 +118,10 @@ struct ExecOptions {
 // optimize.maxThreads (15).
 int DefaultThreads();
 
-// Rewrites one bin: opens the sink, streams every input in order into it, finishes.
-// On any error the sink is aborted and the error returned (naming the file). `on_file`
-// (may be empty) is called after each input file with its size.
+// Rewrites one bin: BinIo::RewriteWhole when it accepts the bin, else opens the sink,
+// streams every input in order into it, finishes. On any error the sink is aborted and
+// the error returned (naming the file). `on_file` (may be empty) is called once per
+// input file, in order, after it is read, with its size.
 Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
                              const std::function<void(int64_t bytes)>& on_file = {});
 

@@ -156,5 +156,71 @@ TEST(ExecutorTest, SubsetOfBinsRunsOnlyThose) {
   EXPECT_EQ(io.rows_per_bin.size(), 2u);
 }
 
+// Writes even bins itself (RewriteWhole), declines odd ones (streamed through `inner`);
+// fails the bin whose id is `fail_bin`.
+class WholeIo final : public BinIo {
+ public:
+  FakeIo inner;
+  int fail_bin = -1;
+  std::mutex mu;
+  std::vector<size_t> reported;  // files_done arguments, in call order
+
+  Status ReadFile(const planner::Bin& b, const planner::FileRef& f, const EmitFn& emit) override {
+    return inner.ReadFile(b, f, emit);
+  }
+  Result<std::unique_ptr<BinSink>> OpenSink(const planner::Bin& b) override { return inner.OpenSink(b); }
+  Result<std::optional<std::vector<OutputFile>>> RewriteWhole(const planner::Bin& bin,
+                                                              const FilesDoneFn& files_done) override {
+    if (bin.id % 2 == 1) return std::optional<std::vector<OutputFile>>();
+    if (bin.id == fail_bin) return Status::IOError("out-{}: disk full", bin.id);
+    // Reports the first input only: the executor accounts for the rest at the end.
+    files_done(1);
+    {
+      std::lock_guard<std::mutex> l(mu);
+      reported.push_back(1);
+    }
+    return std::optional<std::vector<OutputFile>>(
+        std::vector<OutputFile>{{"whole-" + std::to_string(bin.id), 5, bin.total_bytes}});
+  }
+};
+
+TEST(ExecutorTest, RewriteWholeTakesTheBinsItAcceptsAndProgressCountsEveryFile) {
+  planner::Plan plan = MakePlan(6, 3);
+  WholeIo io;
+  std::vector<Progress> seen;
+  ExecOptions opts;
+  opts.threads = 2;
+  opts.progress = [&](const Progress& p) { seen.push_back(p); };
+  auto r = RunBins(plan, AllBins(plan), &io, opts);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  for (const BinResult& br : *r) {
+    ASSERT_TRUE(br.status.ok()) << br.status.ToString();
+    const bool even = br.bin_id % 2 == 0;
+    EXPECT_EQ(br.rewritten_whole, even);
+    EXPECT_EQ(br.files_read, 3);
+    EXPECT_EQ(br.rows_written, plan.bins[br.bin_id].total_bytes);
+    ASSERT_EQ(br.outputs.size(), 1u);
+    EXPECT_EQ(br.outputs[0].path.starts_with("whole-"), even);
+    EXPECT_EQ(io.inner.rows_per_bin.count(br.bin_id), even ? 0u : 1u);  // no sink for whole bins
+  }
+  EXPECT_EQ(io.reported.size(), 3u);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.back().files_read, 18);
+  EXPECT_EQ(seen.back().bytes_read, plan.total_input_bytes());
+  for (size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i].files_read, seen[i - 1].files_read);
+}
+
+TEST(ExecutorTest, RewriteWholeFailureFailsTheBin) {
+  planner::Plan plan = MakePlan(1, 2);
+  WholeIo io;
+  io.fail_bin = 0;
+  auto r = RunBins(plan, AllBins(plan), &io, ExecOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_TRUE((*r)[0].status.IsIOError()) << (*r)[0].status.ToString();
+  EXPECT_NE((*r)[0].status.message().find("disk full"), std::string::npos);
+  EXPECT_FALSE((*r)[0].rewritten_whole);
+}
+
 }  // namespace
 }  // namespace lithify::exec
