@@ -63,7 +63,10 @@ nlohmann::ordered_json ToJson(const commands::VacuumResult& r) {
   j["last_vacuum_info"] = opt(r.last_vacuum_info);
   J dels = J::array();
   for (const planner::VacuumDeletion& d : r.deletions) {
-    dels.push_back({{"path", d.path}, {"size", d.size}, {"reason", planner::VacuumReasonName(d.reason)}});
+    dels.push_back({{"path", d.path},
+                    {"is_dir", d.is_dir},
+                    {"size", d.size},
+                    {"reason", planner::VacuumReasonName(d.reason)}});
   }
   j["deletions"] = std::move(dels);
   return j;
@@ -82,11 +85,19 @@ std::string ToText(const commands::VacuumResult& r) {
       t += "log: no commit outside the retention window since the last vacuum\n";
     }
   }
-  t += fmt::format("{} {} file(s), {}{}\n", r.dry_run ? "would delete" : "deleting", r.files_to_delete,
-                   planner::FormatBytes(r.bytes_to_delete), r.deletions.empty() ? "" : ":");
+  t += fmt::format("{} {} file(s), {}{}{}\n", r.dry_run ? "would delete" : "deleting", r.files_to_delete,
+                   planner::FormatBytes(r.bytes_to_delete),
+                   r.dirs_to_delete > 0 ? fmt::format(" and {} empty director{}", r.dirs_to_delete,
+                                                      r.dirs_to_delete == 1 ? "y" : "ies")
+                                        : "",
+                   r.deletions.empty() ? "" : ":");
   for (size_t i = 0; i < r.deletions.size() && i < kPathsShown; ++i) {
     const planner::VacuumDeletion& d = r.deletions[i];
-    t += fmt::format("  {}  ({}, {})\n", d.path, planner::VacuumReasonName(d.reason), planner::FormatBytes(d.size));
+    if (d.is_dir) {
+      t += fmt::format("  {}/  ({})\n", d.path, planner::VacuumReasonName(d.reason));
+    } else {
+      t += fmt::format("  {}  ({}, {})\n", d.path, planner::VacuumReasonName(d.reason), planner::FormatBytes(d.size));
+    }
   }
   if (r.deletions.size() > kPathsShown) {
     t += fmt::format("  ... and {} more (use --json for every path)\n", r.deletions.size() - kPathsShown);
@@ -97,8 +108,8 @@ std::string ToText(const commands::VacuumResult& r) {
       "window, {} newer than the horizon; {} hidden entries skipped (_delta_log, _*, .*)\n",
       p.live, p.live_dv, p.young_tombstone, p.newer_than_horizon, p.hidden);
   if (!r.dry_run) {
-    t += fmt::format("deleted {} files; committed VACUUM START at version {} and VACUUM END at version {}\n",
-                     r.files_deleted, r.start_version.value_or(-1), r.end_version.value_or(-1));
+    t += fmt::format("deleted {} files and {} empty directories; committed VACUUM START at version {} and VACUUM END at version {}\n",
+                     r.files_deleted, r.dirs_deleted, r.start_version.value_or(-1), r.end_version.value_or(-1));
   }
   return t;
 }

@@ -94,18 +94,24 @@ Result<References> CollectReferences(const delta::Snapshot& snap, int64_t horizo
   return refs;
 }
 
-// FULL: every file under the root, relative to it. Entries outside the root (a listing
-// that does not share the prefix) are dropped: they are never candidates.
+// FULL: every file and directory under the root, relative to it (directories only where
+// the file system has real ones). Entries outside the root (a listing that does not
+// share the prefix) are dropped: they are never candidates.
 Result<std::vector<planner::ListedEntry>> ListTable(io::FileSystem* fs, const std::string& root) {
   LITHIFY_ASSIGN_OR_RETURN_CTX(auto files, fs->ListRecursive(root), "vacuum: listing '{}'", root);
+  LITHIFY_ASSIGN_OR_RETURN_CTX(auto dirs, fs->ListDirectoriesRecursive(root), "vacuum: listing '{}'", root);
   const std::string prefix = root + "/";
   std::vector<planner::ListedEntry> out;
-  out.reserve(files.size());
-  for (io::FileInfo& f : files) {
-    if (f.is_dir || f.path.size() <= prefix.size() || f.path.compare(0, prefix.size(), prefix) != 0) continue;
-    out.push_back(planner::ListedEntry{f.path.substr(prefix.size()), static_cast<int64_t>(f.size), f.mtime_ms,
-                                       false});
+  out.reserve(files.size() + dirs.size());
+  auto add = [&](const io::FileInfo& f, bool is_dir) {
+    if (f.path.size() <= prefix.size() || f.path.compare(0, prefix.size(), prefix) != 0) return;
+    out.push_back(planner::ListedEntry{f.path.substr(prefix.size()), is_dir ? 0 : static_cast<int64_t>(f.size),
+                                       f.mtime_ms, is_dir});
+  };
+  for (const io::FileInfo& f : files) {
+    if (!f.is_dir) add(f, false);
   }
+  for (const io::FileInfo& d : dirs) add(d, true);
   return out;
 }
 
@@ -209,13 +215,27 @@ Result<LiteWindow> GatherLite(io::FileSystem* fs, const std::string& root, const
   return w;
 }
 
+// Every directory above a referenced path ("a/b" for "a/b/c.parquet"); empty when the
+// plan deletes no directory (the common case: no need to build it).
+PathSet AncestorDirectories(const References& refs, const planner::VacuumPlan& plan) {
+  PathSet dirs;
+  if (plan.dirs_to_delete == 0) return dirs;
+  for (const PathSet* set : {&refs.live, &refs.live_dv, &refs.young}) {
+    for (const std::string& p : *set) {
+      for (size_t slash = p.rfind('/'); slash != std::string::npos && slash > 0; slash = p.rfind('/', slash - 1)) {
+        if (!dirs.insert(p.substr(0, slash)).second) break;  // its ancestors are in already
+      }
+    }
+  }
+  return dirs;
+}
+
 // Guard rails, independent of the planner.
-Status CheckDeletion(const planner::VacuumDeletion& d, const References& refs) {
+Status CheckDeletion(const planner::VacuumDeletion& d, const References& refs, const PathSet& ref_dirs) {
   std::string_view p = d.path;
   auto refuse = [&](std::string_view why) {
     return Status::Internal("vacuum: refusing to delete '{}': {}; nothing was deleted", d.path, why);
   };
-  if (d.is_dir) return refuse("directories are never deleted by lithify");
   if (p.empty() || p.front() == '/') return refuse("not a path relative to the table root");
   size_t start = 0;
   for (bool first = true; start <= p.size(); first = false) {
@@ -225,6 +245,12 @@ Status CheckDeletion(const planner::VacuumDeletion& d, const References& refs) {
     if (seg.empty() || seg == "." || seg == "..") return refuse("not a path inside the table root");
     if (first && seg == kLogDirName) return refuse("it is under _delta_log");
     start = end + 1;
+  }
+  if (d.is_dir) {
+    // The planner deletes only directories that held nothing when listed; never one
+    // above a referenced file (checked again here, independently).
+    if (ref_dirs.contains(d.path)) return refuse("a referenced file lies beneath it");
+    return Status::OK();
   }
   if (refs.live.contains(d.path)) return refuse("it is a live file");
   if (refs.live_dv.contains(d.path)) return refuse("it is the deletion vector file of a live file");
@@ -285,6 +311,20 @@ Status DeleteFiles(io::FileSystem* fs, const std::string& root, const std::vecto
   return first;
 }
 
+// Deletes empty directories one at a time in the plan's order (deepest first, so a
+// directory whose only content was an empty directory goes too). One that is no longer
+// empty (a writer is putting a file there) is kept, as Delta's non-recursive delete
+// keeps it; any other error stops and is returned.
+Status DeleteDirectories(io::FileSystem* fs, const std::string& root,
+                         const std::vector<planner::VacuumDeletion>& dirs, int64_t* deleted) {
+  for (const planner::VacuumDeletion& d : dirs) {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(bool removed, fs->DeleteEmptyDirectory(io::JoinPath(root, d.path)),
+                                 "vacuum: deleting directory '{}'", d.path);
+    if (removed) ++*deleted;
+  }
+  return Status::OK();
+}
+
 Result<int64_t> CommitOperation(const SnapshotPtr& snap, std::string op, nlohmann::json params,
                                 std::map<std::string, std::string> metrics) {
   LITHIFY_ASSIGN_OR_RETURN(auto txn, delta::Transaction::Begin(snap));
@@ -314,7 +354,10 @@ Status Execute(io::FileSystem* fs, const SnapshotPtr& snap, const VacuumSpec& sp
       CommitOperation(snap, "VACUUM START", std::move(params),
                       {{"numFilesToDelete", std::to_string(r->files_to_delete)},
                        {"sizeOfDataToDelete", std::to_string(r->bytes_to_delete)}}));
-  Status st = DeleteFiles(fs, r->table_root, r->deletions, spec.delete_parallelism, &r->files_deleted);
+  std::vector<planner::VacuumDeletion> files, dirs;
+  for (const planner::VacuumDeletion& d : r->deletions) (d.is_dir ? dirs : files).push_back(d);
+  Status st = DeleteFiles(fs, r->table_root, files, spec.delete_parallelism, &r->files_deleted);
+  if (st.ok()) st = DeleteDirectories(fs, r->table_root, dirs, &r->dirs_deleted);
   const char* status = st.ok() ? "COMPLETED" : "FAILED";
   auto end = CommitOperation(snap, "VACUUM END", {{"status", status}},
                              {{"numDeletedFiles", std::to_string(r->files_deleted)},
@@ -383,7 +426,8 @@ Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root_in, cons
     plan = planner::PlanVacuum(considered, refs.live_files, refs.tombstones, opt);
   }
   if (!plan.ok()) return plan.status().WithContext(root);
-  for (const planner::VacuumDeletion& d : plan->deletions) LITHIFY_RETURN_NOT_OK(CheckDeletion(d, refs));
+  const PathSet ref_dirs = AncestorDirectories(refs, *plan);
+  for (const planner::VacuumDeletion& d : plan->deletions) LITHIFY_RETURN_NOT_OK(CheckDeletion(d, refs, ref_dirs));
 
   r.protected_files = CountProtected(considered, refs, *plan);
   {

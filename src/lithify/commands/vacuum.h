@@ -14,7 +14,8 @@
 //      `_delta_log`, nothing outside the root, no live file, no live DV file, no young
 //      tombstone -- a violation is Internal and deletes nothing
 //   -> unless dry run: commit "VACUUM START" (numFilesToDelete, sizeOfDataToDelete),
-//      delete the files (bounded parallelism; deletes are idempotent), commit
+//      delete the files (bounded parallelism; deletes are idempotent), then the empty
+//      directories, commit
 //      "VACUUM END" (status COMPLETED, numDeletedFiles, numVacuumedDirectories), write
 //      `_delta_log/_last_vacuum_info` = {"latestCommitVersionOutsideOfRetentionWindow":N}.
 //      A failure after VACUUM START is followed by a best-effort "VACUUM END" with
@@ -30,8 +31,13 @@
 // (DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE). Both are InvalidArgument.
 //
 // Differences from Delta, on purpose:
-//  - Directories are not objects of io::FileSystem (no directory listing or delete), so
-//    empty directories are left in place; numVacuumedDirectories is 0.
+//  - Directories: on file systems with real directories (io::FileSystem::
+//    ListDirectoriesRecursive), a non-hidden directory that held nothing when listed is
+//    deleted after the files, deepest first, with a non-recursive delete (one a writer
+//    filled in the meantime is kept). Delta deletes a directory when no *old* file lies
+//    beneath it and lets the non-recursive delete fail otherwise; the outcome is the
+//    same. Directories emptied by this run go in the next one, as in Delta. Object
+//    stores have no directories; numVacuumedDirectories counts what was removed.
 //  - A FULL run also writes `_last_vacuum_info` (Delta writes null there after FULL,
 //    which disables LITE on tables whose log was cleaned).
 //  - LITE records the window end no later than the commit before the first remove

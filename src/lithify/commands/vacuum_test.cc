@@ -195,7 +195,8 @@ TEST_F(VacuumTest, FullDeletesUntrackedAndExpiredTombstonesAndCommitsStartEnd) {
   EXPECT_EQ(r->files_to_delete, 2);
   EXPECT_EQ(r->files_deleted, 2);
   EXPECT_EQ(r->protected_files.live, static_cast<int64_t>(live.size()));
-  EXPECT_EQ(r->protected_files.hidden, 3 + static_cast<int64_t>(log_before.size()));
+  // 3 hidden files, the hidden directories _tmp, .staging and _delta_log, the log's files.
+  EXPECT_EQ(r->protected_files.hidden, 6 + static_cast<int64_t>(log_before.size()));
   EXPECT_EQ(r->delete_before_ms, spec.now_ms - 7 * kDay);
   for (const auto& [p, reason] : expected) EXPECT_FALSE(Exists(fs_.get(), root_, p)) << p;
   for (const char* p : {"_tmp/old.parquet", ".staging/old.parquet", "part=a/.x.parquet.crc", "_delta_log/old-note.txt"}) {
@@ -303,6 +304,64 @@ TEST_F(VacuumTest, PartitionColumnDirectoryIsNotHidden) {
   auto r = Vacuum(fs_.get(), root_, spec);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(Deleted(*r), (std::map<std::string, std::string>{{"_p=a/stray.parquet", "untracked_file"}}));
+}
+
+// Writes nothing but sets a directory's modification time `age_ms` into the past.
+void OldDir(const std::string& path, int64_t age_ms) {
+  std::filesystem::create_directories(path);
+  std::filesystem::last_write_time(path, std::filesystem::file_time_type::clock::now() -
+                                             std::chrono::milliseconds(age_ms));
+}
+
+TEST_F(VacuumTest, EmptyDirectoriesAreDeletedOnceOld) {
+  MakeTable(fs_.get(), root_, false);
+  AppendIds(fs_.get(), root_, dir_.path(), 0, 4);
+  const auto rows = Rows(fs_.get(), root_);
+  const std::set<std::string> live = Referenced(*Load(fs_.get(), root_));
+  OldDir(root_ + "/part=c/x/y", 30 * kDay);
+  OldDir(root_ + "/part=c/x", 30 * kDay);
+  OldDir(root_ + "/part=c", 30 * kDay);
+  OldDir(root_ + "/_staging/empty", 30 * kDay);  // hidden: never touched
+  OldDir(root_ + "/part=d", -2 * kDay);          // after the horizon: a writer may be about to use it
+  OldFile(root_ + "/part=e/stray.parquet", 30 * kDay);
+  OldDir(root_ + "/part=e", 30 * kDay);          // holds an old stray file: goes next time
+
+  VacuumSpec spec;
+  spec.now_ms = WallNowMs() + 8 * kDay;
+  spec.dry_run = true;
+  auto dry = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  EXPECT_EQ(Deleted(*dry), (std::map<std::string, std::string>{{"part=c", "empty_directory"},
+                                                               {"part=c/x", "empty_directory"},
+                                                               {"part=c/x/y", "empty_directory"},
+                                                               {"part=e/stray.parquet", "untracked_file"}}));
+  EXPECT_EQ(dry->dirs_to_delete, 3);
+  EXPECT_TRUE(std::filesystem::exists(root_ + "/part=c/x/y"));
+
+  spec.dry_run = false;
+  auto r = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->dirs_deleted, 3);
+  EXPECT_EQ(r->files_deleted, 1);
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/part=c"));
+  for (const char* d : {"/_staging/empty", "/part=d", "/part=e", "/part=a", "/part=b"}) {
+    EXPECT_TRUE(std::filesystem::is_directory(root_ + d)) << d;
+  }
+  EXPECT_EQ(CommitInfoAt(fs_.get(), root_, *r->end_version)["operationMetrics"]["numVacuumedDirectories"], "3");
+  ExpectAllExist(fs_.get(), root_, live);
+  EXPECT_EQ(Rows(fs_.get(), root_), rows);
+
+  // part=e was emptied by that run (its mtime is now): kept until the retention passes.
+  VacuumSpec today;
+  auto again = Vacuum(fs_.get(), root_, today);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->dirs_to_delete, 0);
+  EXPECT_TRUE(std::filesystem::is_directory(root_ + "/part=e"));
+  auto third = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(third.ok()) << third.status().ToString();
+  EXPECT_EQ(third->dirs_deleted, 1);
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/part=e"));
+  EXPECT_EQ(Rows(fs_.get(), root_), rows);
 }
 
 TEST_F(VacuumTest, DryRunDeletesAndCommitsNothing) {

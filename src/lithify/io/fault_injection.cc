@@ -164,4 +164,16 @@ Status FaultInjectingFileSystem::Delete(std::string_view path) {
   return base_->Delete(path);
 }
 
+Result<std::vector<FileInfo>> FaultInjectingFileSystem::ListDirectoriesRecursive(std::string_view dir) {
+  auto d = Decide(FsOp::kList, dir);
+  if (d.fire) return d.error;
+  return base_->ListDirectoriesRecursive(dir);
+}
+
+Result<bool> FaultInjectingFileSystem::DeleteEmptyDirectory(std::string_view path) {
+  auto d = Decide(FsOp::kDelete, path);
+  if (d.fire) return d.error;
+  return base_->DeleteEmptyDirectory(path);
+}
+
 }  // namespace lithify::io

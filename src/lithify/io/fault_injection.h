@@ -24,14 +24,14 @@ namespace lithify::io {
 
 enum class FsOp : int {
   kHead,
-  kList,         // ListRecursive and ListFrom
+  kList,         // ListRecursive, ListFrom and ListDirectoriesRecursive
   kOpenForRead,
   kReadAt,       // reads through a file opened by this FileSystem
   kCreate,
   kAppend,       // appends to a stream created by this FileSystem
   kClose,
   kPutIfAbsent,
-  kDelete,
+  kDelete,       // Delete and DeleteEmptyDirectory
 };
 inline constexpr int kNumFsOps = 9;
 
@@ -81,6 +81,8 @@ class FaultInjectingFileSystem final : public FileSystem {
   Result<std::unique_ptr<OutputStream>> Create(std::string_view path) override;
   Status PutIfAbsent(std::string_view path, ByteView data) override;
   Status Delete(std::string_view path) override;
+  Result<std::vector<FileInfo>> ListDirectoriesRecursive(std::string_view dir) override;
+  Result<bool> DeleteEmptyDirectory(std::string_view path) override;
 
   // Used by the wrapped files/streams. Returns the fault that fires for this call, if
   // any (counting the call either way).

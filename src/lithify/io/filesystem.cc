@@ -59,6 +59,12 @@ Status FileSystem::DeleteMany(const std::vector<std::string>& paths) {
   return first;
 }
 
+Result<std::vector<FileInfo>> FileSystem::ListDirectoriesRecursive(std::string_view) {
+  return std::vector<FileInfo>{};
+}
+
+Result<bool> FileSystem::DeleteEmptyDirectory(std::string_view) { return true; }
+
 Result<Buffer> FileSystem::ReadFile(std::string_view path) {
   LITHIFY_ASSIGN_OR_RETURN(auto file, OpenForRead(path));
   const uint64_t size = file->size();

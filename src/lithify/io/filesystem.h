@@ -90,6 +90,17 @@ class FileSystem {
 
   // Removes a file. Deleting a missing file is OK (idempotent).
   virtual Status Delete(std::string_view path) = 0;
+
+  // Directories. Object stores have none (a "directory" is only a prefix of keys), so
+  // the defaults list none and delete nothing; file systems with real directories
+  // override both (VACUUM removes the empty ones, as Delta does).
+  // Every directory under `dir` at any depth (not `dir` itself; symbolic links are
+  // neither listed nor followed), sorted by path. A missing directory lists as empty.
+  virtual Result<std::vector<FileInfo>> ListDirectoriesRecursive(std::string_view dir);
+  // Removes `path` if it is an empty directory (non-recursive): true when removed or
+  // absent, false when it is not empty (kept: e.g. a writer is putting a file there,
+  // in-flight temporaries included). NotSupported when it is not a directory.
+  virtual Result<bool> DeleteEmptyDirectory(std::string_view path);
   // Deletes each path; returns the first error after attempting all.
   virtual Status DeleteMany(const std::vector<std::string>& paths);
 

@@ -464,6 +464,50 @@ TEST(LocalFileSystemTest, UserDotFilesAreListed) {
                                                     JoinPath(env.root, ".hidden")}));
 }
 
+TEST(LocalFileSystemTest, ListsAndDeletesEmptyDirectories) {
+  LocalEnv env;
+  auto* fs = env.fs.get();
+  ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, "a/b/f"), Bytes("1")).ok());
+  std::filesystem::create_directories(JoinPath(env.root, "a/c/d"));
+  std::filesystem::create_directory_symlink(JoinPath(env.root, "a"), JoinPath(env.root, "link"));
+  auto dirs = fs->ListDirectoriesRecursive(env.root);
+  ASSERT_TRUE(dirs.ok()) << dirs.status().ToString();
+  // Sorted, at any depth, symlinks neither listed nor followed, the root itself not listed.
+  EXPECT_EQ(Paths(*dirs), (std::vector<std::string>{JoinPath(env.root, "a"), JoinPath(env.root, "a/b"),
+                                                    JoinPath(env.root, "a/c"), JoinPath(env.root, "a/c/d")}));
+  for (const FileInfo& d : *dirs) EXPECT_TRUE(d.is_dir) << d.path;
+  EXPECT_TRUE(fs->ListDirectoriesRecursive(JoinPath(env.root, "missing"))->empty());
+
+  // Non-recursive: a directory holding anything stays, and so does its content.
+  auto kept = fs->DeleteEmptyDirectory(JoinPath(env.root, "a/b"));
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  EXPECT_FALSE(*kept);
+  EXPECT_TRUE(fs->Head(JoinPath(env.root, "a/b/f")).ok());
+  EXPECT_FALSE(*fs->DeleteEmptyDirectory(JoinPath(env.root, "a/c")));
+  // An in-flight write (a hidden temporary) keeps its directory too.
+  {
+    auto out = fs->Create(JoinPath(env.root, "a/c/d/g"));
+    ASSERT_TRUE(out.ok());
+    EXPECT_FALSE(*fs->DeleteEmptyDirectory(JoinPath(env.root, "a/c/d")));
+    (*out)->Abort();
+  }
+  EXPECT_TRUE(fs->DeleteEmptyDirectory(JoinPath(env.root, "a/b/f")).status().IsNotSupported());
+  EXPECT_TRUE(fs->DeleteEmptyDirectory(JoinPath(env.root, "link")).status().IsNotSupported());
+  EXPECT_TRUE(*fs->DeleteEmptyDirectory(JoinPath(env.root, "a/c/d")));
+  EXPECT_TRUE(*fs->DeleteEmptyDirectory(JoinPath(env.root, "a/c")));
+  EXPECT_TRUE(*fs->DeleteEmptyDirectory(JoinPath(env.root, "a/c")));  // absent: idempotent
+  EXPECT_FALSE(std::filesystem::exists(JoinPath(env.root, "a/c")));
+  EXPECT_TRUE(std::filesystem::exists(JoinPath(env.root, "a/b/f")));
+}
+
+TEST(MemoryFileSystemTest, HasNoDirectories) {
+  MemoryEnv env;
+  ASSERT_TRUE(env.fs->WriteFile(JoinPath(env.root, "a/b/f"), Bytes("1")).ok());
+  EXPECT_TRUE(env.fs->ListDirectoriesRecursive(env.root)->empty());
+  EXPECT_TRUE(*env.fs->DeleteEmptyDirectory(JoinPath(env.root, "a/b")));
+  EXPECT_TRUE(env.fs->Head(JoinPath(env.root, "a/b/f")).ok());
+}
+
 TEST(BufferFileTest, ReadsOwnedBytesAndRejectsOutOfRange) {
   auto file = NewBufferFile("mem://x.parquet", Buffer::CopyOf(Bytes("PAR1data")));
   EXPECT_EQ(file->size(), 8u);

@@ -401,24 +401,24 @@ class LocalFileSystem final : public FileSystem {
     return InfoFromStat(std::move(p), st);
   }
 
-  Result<std::vector<FileInfo>> ListRecursive(std::string_view dir) override {
-    std::vector<FileInfo> out;
-    std::vector<std::string> pending{std::string(dir)};
-    while (!pending.empty()) {
-      std::string current = std::move(pending.back());
-      pending.pop_back();
-      LITHIFY_RETURN_NOT_OK(ForEachEntry(
-          current, [&](std::string_view, FileInfo info, bool is_symlink) -> Status {
-            if (!info.is_dir) {
-              out.push_back(std::move(info));
-            } else if (!is_symlink) {
-              pending.push_back(std::move(info.path));
-            }
-            return Status::OK();
-          }));
+  Result<std::vector<FileInfo>> ListRecursive(std::string_view dir) override { return Walk(dir, false); }
+
+  Result<std::vector<FileInfo>> ListDirectoriesRecursive(std::string_view dir) override { return Walk(dir, true); }
+
+  Result<bool> DeleteEmptyDirectory(std::string_view path) override {
+    std::string p(path);
+    struct stat st;
+    if (lstat(p.c_str(), &st) != 0) {
+      if (errno == ENOENT) return true;
+      return IOErrorFromErrno(errno, "stat", path);
     }
-    SortByPath(&out);
-    return out;
+    if (!S_ISDIR(st.st_mode)) return Status::NotSupported("{}: not a directory", path);
+    if (rmdir(p.c_str()) == 0 || errno == ENOENT) {
+      SyncDirBestEffort(path);
+      return true;
+    }
+    if (errno == ENOTEMPTY || errno == EEXIST) return false;
+    return IOErrorFromErrno(errno, "remove directory", path);
   }
 
   Result<std::vector<FileInfo>> ListFrom(std::string_view dir,
@@ -484,6 +484,28 @@ class LocalFileSystem final : public FileSystem {
   }
 
  private:
+  // Everything under `dir` at any depth, sorted: the files (want_dirs false) or the
+  // directories. Symbolic links to directories are neither followed nor listed.
+  static Result<std::vector<FileInfo>> Walk(std::string_view dir, bool want_dirs) {
+    std::vector<FileInfo> out;
+    std::vector<std::string> pending{std::string(dir)};
+    while (!pending.empty()) {
+      std::string current = std::move(pending.back());
+      pending.pop_back();
+      LITHIFY_RETURN_NOT_OK(ForEachEntry(current, [&](std::string_view, FileInfo info, bool is_symlink) -> Status {
+        if (!info.is_dir) {
+          if (!want_dirs) out.push_back(std::move(info));
+        } else if (!is_symlink) {
+          pending.push_back(info.path);
+          if (want_dirs) out.push_back(std::move(info));
+        }
+        return Status::OK();
+      }));
+    }
+    SortByPath(&out);
+    return out;
+  }
+
   static Status LinkIntoPlace(const std::string& tmp, std::string_view path) {
     std::string p(path);
     if (link(tmp.c_str(), p.c_str()) == 0) {

@@ -108,11 +108,18 @@ void DecideFile(const ListedEntry& e, std::string_view path, const Snapshot& s, 
 
 size_t Depth(std::string_view p) { return static_cast<size_t>(std::count(p.begin(), p.end(), '/')); }
 
-void DecideDirectories(const std::vector<std::string_view>& dirs, const PathSet& valid,
-                       const PathSet& non_empty, VacuumPlan& plan) {
+struct ListedDir {
+  std::string_view path;
+  int64_t modification_time_ms;
+};
+
+void DecideDirectories(const std::vector<ListedDir>& dirs, const PathSet& valid, const PathSet& non_empty,
+                       VacuumPlan& plan) {
   std::vector<std::string_view> empty;
-  for (std::string_view d : dirs) {
-    if (valid.contains(d) || non_empty.contains(d)) {
+  for (const auto& [d, mtime] : dirs) {
+    // A directory changed within the retention window may be one a writer just made
+    // for the file it is about to put there: kept, like a young file.
+    if (valid.contains(d) || non_empty.contains(d) || mtime >= plan.delete_before_ms) {
       ++plan.dirs_kept;
     } else {
       empty.push_back(d);
@@ -165,7 +172,7 @@ Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
   LITHIFY_ASSIGN_OR_RETURN(VacuumPlan plan, StartPlan(options));
   const Snapshot snap = BuildSnapshot(live, tombstones, plan.delete_before_ms);
   PathSet non_empty;  // directories with at least one listed file beneath them
-  std::vector<std::string_view> dirs;
+  std::vector<ListedDir> dirs;
   for (const ListedEntry& e : listing) {
     const std::string_view path = Normalize(e.path);
     if (path.empty()) continue;
@@ -176,7 +183,7 @@ Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
       continue;
     }
     if (e.is_dir) {
-      dirs.push_back(path);
+      dirs.push_back(ListedDir{path, e.modification_time_ms});
       continue;
     }
     ForEachAncestor(path, [&](std::string_view d) { non_empty.insert(d); });

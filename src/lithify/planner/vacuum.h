@@ -18,12 +18,14 @@
 //    everything under it are never deleted.
 //  - A file is deleted when it is not protected and its modification time is before the
 //    horizon (untracked old files, expired tombstones, their DV files).
-//  - A directory is deleted when it is not protected and holds no file at all in the
-//    listing (of any age, hidden or not). Delta deletes a directory when no *old* file
-//    lies beneath it, with a non-recursive delete that fails (or is a no-op on object
-//    stores) when young files remain; requiring a truly empty directory gives the same
-//    outcome without relying on the store to refuse. Directories emptied by this run are
-//    deleted by the next one, as in Delta.
+//  - A directory is deleted when it is not protected, holds no file at all in the
+//    listing (of any age, hidden or not) and was itself last modified before the
+//    horizon. Delta deletes a directory when no *old* file lies beneath it, with a
+//    non-recursive delete that fails (or is a no-op on object stores) when young files
+//    remain; requiring a truly empty directory gives the same outcome without relying on
+//    the store to refuse. The age rule is lithify's: a directory a writer has just
+//    created for the file it is about to write is not pulled from under it. Directories
+//    emptied by a run are deleted by a run after the retention has passed again.
 //
 // Pure functions; thread-safe. Inputs are only read during the call.
 #pragma once
