@@ -826,9 +826,9 @@ TEST_F(PageCopyTest, FlatColumnsWithMixedDictionaryAndPlainPages) {
   WriteInput(inputs[1], s, DemoRows(2500, 2), SmallPages(), /*rows_per_group=*/1000);
   WriteInput(inputs[2], s, DemoRows(40, 3), SmallPages());
   // The inputs' note chunks mix dictionary and PLAIN pages.
-  const ColumnMetaData& note_in = *Footer(inputs[0]).row_groups[0].columns[6].meta_data;
-  ASSERT_TRUE(note_in.dictionary_page_offset.has_value());
-  ASSERT_GT(PlainPages(Footer(inputs[0]), 6), 0);
+  const FileMetaData in0 = Footer(inputs[0]);
+  ASSERT_TRUE(in0.row_groups[0].columns[6].meta_data->dictionary_page_offset.has_value());
+  ASSERT_GT(PlainPages(in0, 6), 0);
   RewriteOptions opts;
   opts.writer = SmallPages();
   opts.batch_rows = 700;
