@@ -802,17 +802,27 @@ Status TombstoneFacts(const Facts& f, Diagnosis* d) {
   VacuumStatus& v = d->vacuum;
   v.retention_ms = *retention;
   // A remove whose path is still live only retired an older deletion vector of that
-  // file: VACUUM keeps the file, so it is not counted.
+  // file: VACUUM keeps the file, so it is not counted. A file removed after DV updates
+  // has one tombstone per retired state: counted once, expired when its latest is.
   std::set<std::string_view> live;
   for (const FileEntry& e : f.files) live.insert(e.path);
+  struct Removed {
+    int64_t size = 0;
+    int64_t latest_ms = std::numeric_limits<int64_t>::min();
+  };
+  std::map<std::string_view, Removed> removed;
   for (const delta::Tombstone& t : f.snap->tombstones()) {
     if (live.count(t.path) > 0) continue;
+    Removed& r = removed[t.path];
+    r.size = std::max(r.size, t.remove.size.value_or(0));
+    r.latest_ms = std::max(r.latest_ms, t.remove.deletion_timestamp.value_or(0));
+  }
+  for (const auto& [path, r] : removed) {
     ++v.tombstones;
-    const int64_t size = t.remove.size.value_or(0);
-    v.tombstone_bytes += size;
-    if (t.remove.deletion_timestamp.value_or(0) + v.retention_ms < f.now_ms) {
+    v.tombstone_bytes += r.size;
+    if (r.latest_ms + v.retention_ms < f.now_ms) {
       ++v.expired;
-      v.expired_bytes += size;
+      v.expired_bytes += r.size;
     }
   }
   return Status::OK();

@@ -331,6 +331,19 @@ TEST_F(DiagnoseTest, TableHeavyWithDeletionVectorsRecommendsPurge) {
   // files, which VACUUM keeps, so no tombstone awaits it.
   EXPECT_EQ(d.vacuum.tombstones, 0);
   EXPECT_EQ(Find(d, "tombstones_awaiting_vacuum"), nullptr) << Codes(d);
+
+  // After REORG the four files are gone: each counts once, although each has two
+  // tombstones (its retired DV-less state and its final remove).
+  OptimizeSpec purge;
+  purge.reorg_purge = true;
+  auto reorg = Optimize(fs_.get(), root(), purge);
+  ASSERT_TRUE(reorg.ok()) << reorg.status().ToString();
+  ASSERT_EQ(reorg->metrics.num_files_removed, 4);
+  Diagnosis after = Run();
+  EXPECT_EQ(after.vacuum.tombstones, 4);
+  int64_t removed_bytes = 0;
+  for (const delta::AddFile& a : adds) removed_bytes += a.size;
+  EXPECT_EQ(after.vacuum.tombstone_bytes, removed_bytes);
 }
 
 // Files removed by a copy-on-write delete wait for VACUUM until the retention passes.
