@@ -274,7 +274,7 @@ class DeltaBinIo final : public exec::BinIo {
   // The output's path relative to the table root, in the bin's partition directory.
   Result<std::string> NewOutputPath(const planner::Bin& bin, parquet::CompressionCodec codec) const;
   // Delta statistics of a file just written: from its footer, else by reading it back.
-  Result<std::string> OutputStats(const std::string& path) const;
+  Result<std::string> OutputStats(const std::string& path, const parquet::FileMetaData& footer) const;
 
   io::FileSystem* fs_;
   const ScanContext& ctx_;
@@ -430,13 +430,13 @@ Result<std::string> DeltaBinIo::NewOutputPath(const planner::Bin& bin, parquet::
   return delta::PartitionDirectory(part_physical_, values) + delta::NewDataFileName(codec);
 }
 
-Result<std::string> DeltaBinIo::OutputStats(const std::string& path) const {
-  LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
+Result<std::string> DeltaBinIo::OutputStats(const std::string& path, const parquet::FileMetaData& footer) const {
+  LITHIFY_ASSIGN_OR_RETURN_CTX(std::optional<std::string> json, delta::StatsJsonFromFooter(stats_plan_, footer),
                                "{}", path);
-  LITHIFY_ASSIGN_OR_RETURN_CTX(std::optional<std::string> json,
-                               delta::StatsJsonFromFooter(stats_plan_, reader->metadata()), "{}", path);
   if (json) return std::move(*json);
   // Not exact from the footer (e.g. an array column among the statistics columns).
+  LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
+                               "{}", path);
   delta::StatsCollector stats(stats_plan_);
   parquet::RowBatch batch;
   for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
@@ -491,7 +491,7 @@ Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(co
     (void)fs_->Delete(full);
     return std::optional<std::vector<exec::OutputFile>>(std::move(outs));
   }
-  Result<std::string> stats = OutputStats(full);
+  Result<std::string> stats = OutputStats(full, written.footer);
   if (!stats.ok()) {
     (void)fs_->Delete(full);  // no commit will reference it
     return stats.status();

@@ -431,6 +431,7 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
   result.row_groups_copied = rewriter.row_groups_copied();
   result.pages_copied = rewriter.pages_copied();
   result.bytes_out = writer->EstimatedFileSize();
+  result.footer = std::move(md);
   return result;
 }
 

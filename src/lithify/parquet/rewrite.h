@@ -113,6 +113,7 @@ struct RewriteResult {
   int64_t pages_copied = 0;  // data pages appended without re-encoding (page copy)
   int64_t bytes_in = 0;      // sum of the input file sizes
   int64_t bytes_out = 0;     // output file size
+  FileMetaData footer;       // the output's footer, as written (callers need not reread it)
 };
 
 Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::string>& inputs,
