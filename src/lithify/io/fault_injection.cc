@@ -170,6 +170,12 @@ Result<std::vector<FileInfo>> FaultInjectingFileSystem::ListDirectoriesRecursive
   return base_->ListDirectoriesRecursive(dir);
 }
 
+Result<std::vector<FileInfo>> FaultInjectingFileSystem::ListTemporariesRecursive(std::string_view dir) {
+  auto d = Decide(FsOp::kList, dir);
+  if (d.fire) return d.error;
+  return base_->ListTemporariesRecursive(dir);
+}
+
 Result<bool> FaultInjectingFileSystem::DeleteEmptyDirectory(std::string_view path) {
   auto d = Decide(FsOp::kDelete, path);
   if (d.fire) return d.error;

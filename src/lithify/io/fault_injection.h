@@ -24,7 +24,7 @@ namespace lithify::io {
 
 enum class FsOp : int {
   kHead,
-  kList,         // ListRecursive, ListFrom and ListDirectoriesRecursive
+  kList,         // ListRecursive, ListFrom, ListDirectoriesRecursive, ListTemporariesRecursive
   kOpenForRead,
   kReadAt,       // reads through a file opened by this FileSystem
   kCreate,
@@ -83,6 +83,7 @@ class FaultInjectingFileSystem final : public FileSystem {
   Status Delete(std::string_view path) override;
   Result<std::vector<FileInfo>> ListDirectoriesRecursive(std::string_view dir) override;
   Result<bool> DeleteEmptyDirectory(std::string_view path) override;
+  Result<std::vector<FileInfo>> ListTemporariesRecursive(std::string_view dir) override;
 
   // Used by the wrapped files/streams. Returns the fault that fires for this call, if
   // any (counting the call either way).

@@ -65,6 +65,10 @@ Result<std::vector<FileInfo>> FileSystem::ListDirectoriesRecursive(std::string_v
 
 Result<bool> FileSystem::DeleteEmptyDirectory(std::string_view) { return true; }
 
+Result<std::vector<FileInfo>> FileSystem::ListTemporariesRecursive(std::string_view) {
+  return std::vector<FileInfo>{};
+}
+
 Result<Buffer> FileSystem::ReadFile(std::string_view path) {
   LITHIFY_ASSIGN_OR_RETURN(auto file, OpenForRead(path));
   const uint64_t size = file->size();

@@ -104,15 +104,23 @@ class FileSystem {
   // Deletes each path; returns the first error after attempting all.
   virtual Status DeleteMany(const std::vector<std::string>& paths);
 
+  // The temporaries this FileSystem's own Create / PutIfAbsent write before content
+  // becomes visible, under `dir` at any depth, sorted by path (the listings above never
+  // show them). A writer killed mid-write leaves its temporary behind; VACUUM deletes
+  // the old ones. Only the file system's exact temporary shape is returned, never a
+  // user's hidden file. Object stores (and the memory file system) make objects visible
+  // atomically without temporaries: the default lists none. Delete removes one.
+  virtual Result<std::vector<FileInfo>> ListTemporariesRecursive(std::string_view dir);
+
   // Convenience: whole-file read.
   Result<Buffer> ReadFile(std::string_view path);
   // Convenience: Create + Append + Close.
   Status WriteFile(std::string_view path, ByteView data);
 };
 
-// The host's file system. Create writes to a temporary sibling and renames at Close;
-// PutIfAbsent uses link(2) from a temporary file, which fails atomically if the target
-// exists.
+// The host's file system. Create writes to a temporary sibling
+// (".<name>.tmp-<16 lowercase hex>") and renames at Close; PutIfAbsent uses link(2) from
+// such a temporary, which fails atomically if the target exists.
 std::unique_ptr<FileSystem> NewLocalFileSystem();
 
 // A process-local in-memory file system (for tests and the simulator).

@@ -500,6 +500,35 @@ TEST(LocalFileSystemTest, ListsAndDeletesEmptyDirectories) {
   EXPECT_TRUE(std::filesystem::exists(JoinPath(env.root, "a/b/f")));
 }
 
+// A killed writer's temporary stays on disk; ListTemporariesRecursive finds exactly the
+// temporaries (any depth), never a user's dot file, a link or a directory of that shape.
+TEST(LocalFileSystemTest, ListsTemporariesOfKilledWriters) {
+  LocalEnv env;
+  auto* fs = env.fs.get();
+  auto open = fs->Create(JoinPath(env.root, "p=1/part-0.parquet"));  // in flight: never closed
+  ASSERT_TRUE(open.ok());
+  ASSERT_TRUE((*open)->Append(Bytes("abc")).ok());
+  ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, "visible"), Bytes("1")).ok());
+  ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, ".hidden"), Bytes("1")).ok());
+  ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, ".a.tmp-notrandom"), Bytes("1")).ok());
+  ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, ".a.tmp-0123456789ABCDEF"), Bytes("1")).ok());  // upper case
+  std::filesystem::create_directories(JoinPath(env.root, ".d.tmp-0123456789abcdef"));
+  std::filesystem::create_symlink(JoinPath(env.root, "visible"), JoinPath(env.root, ".l.tmp-0123456789abcdef"));
+  auto temps = fs->ListTemporariesRecursive(env.root);
+  ASSERT_TRUE(temps.ok()) << temps.status().ToString();
+  ASSERT_EQ(temps->size(), 1u);
+  const FileInfo& t = temps->front();
+  EXPECT_EQ(t.path.rfind(JoinPath(env.root, "p=1/.part-0.parquet.tmp-"), 0), 0u) << t.path;
+  EXPECT_FALSE(t.is_dir);
+  EXPECT_GT(t.mtime_ms, 0);
+  // The ordinary listing still hides it; Delete removes it.
+  for (const FileInfo& f : *fs->ListRecursive(env.root)) EXPECT_NE(f.path, t.path);
+  ASSERT_TRUE(fs->Delete(t.path).ok());
+  EXPECT_TRUE(fs->ListTemporariesRecursive(env.root)->empty());
+  EXPECT_TRUE(fs->ListTemporariesRecursive(JoinPath(env.root, "missing"))->empty());
+  (*open)->Abort();
+}
+
 TEST(MemoryFileSystemTest, HasNoDirectories) {
   MemoryEnv env;
   ASSERT_TRUE(env.fs->WriteFile(JoinPath(env.root, "a/b/f"), Bytes("1")).ok());

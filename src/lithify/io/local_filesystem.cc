@@ -353,10 +353,14 @@ class LocalOutputStream final : public OutputStream {
   uint64_t position_ = 0;
 };
 
-// Calls `fn(name, info)` for each entry of `dir` except ".", ".." and temporaries.
+// Which entries ForEachEntry yields besides directories.
+enum class Entries { kVisible, kTemporaries };
+
+// Calls `fn(name, info)` for each entry of `dir` except "." and "..": temporaries are
+// skipped (kVisible), or only temporaries and directories are yielded (kTemporaries).
 // A missing directory (or a path that is not a directory) has no entries.
 template <typename Fn>
-Status ForEachEntry(const std::string& dir, Fn&& fn) {
+Status ForEachEntry(const std::string& dir, Fn&& fn, Entries which = Entries::kVisible) {
   DIR* d = opendir(dir.empty() ? "." : dir.c_str());
   if (d == nullptr) {
     if (errno == ENOENT || errno == ENOTDIR) return Status::OK();
@@ -374,7 +378,9 @@ Status ForEachEntry(const std::string& dir, Fn&& fn) {
       return Status::OK();
     }
     std::string_view name = e->d_name;
-    if (name == "." || name == ".." || IsTempName(name)) continue;
+    if (name == "." || name == "..") continue;
+    const bool temp = IsTempName(name);
+    if (temp && which == Entries::kVisible) continue;
     struct stat lst;
     if (fstatat(dirfd(d), e->d_name, &lst, AT_SYMLINK_NOFOLLOW) != 0) {
       if (errno == ENOENT) continue;  // deleted while we were listing
@@ -383,6 +389,13 @@ Status ForEachEntry(const std::string& dir, Fn&& fn) {
     bool is_symlink = S_ISLNK(lst.st_mode);
     struct stat st = lst;
     if (is_symlink && fstatat(dirfd(d), e->d_name, &st, 0) != 0) continue;  // dangling
+    if (which == Entries::kTemporaries) {
+      // A temporary is a regular file of the exact shape (a link or directory of that
+      // name is not one of ours); other directories are yielded to be descended into.
+      const bool ours = temp && S_ISREG(lst.st_mode);
+      const bool descend = !temp && S_ISDIR(st.st_mode);
+      if (!ours && !descend) continue;
+    }
     LITHIFY_RETURN_NOT_OK(fn(name, InfoFromStat(JoinPath(dir, name), st), is_symlink));
   }
 }
@@ -401,9 +414,15 @@ class LocalFileSystem final : public FileSystem {
     return InfoFromStat(std::move(p), st);
   }
 
-  Result<std::vector<FileInfo>> ListRecursive(std::string_view dir) override { return Walk(dir, false); }
+  Result<std::vector<FileInfo>> ListRecursive(std::string_view dir) override { return Walk(dir, Want::kFiles); }
 
-  Result<std::vector<FileInfo>> ListDirectoriesRecursive(std::string_view dir) override { return Walk(dir, true); }
+  Result<std::vector<FileInfo>> ListDirectoriesRecursive(std::string_view dir) override {
+    return Walk(dir, Want::kDirectories);
+  }
+
+  Result<std::vector<FileInfo>> ListTemporariesRecursive(std::string_view dir) override {
+    return Walk(dir, Want::kTemporaries);
+  }
 
   Result<bool> DeleteEmptyDirectory(std::string_view path) override {
     std::string p(path);
@@ -484,23 +503,29 @@ class LocalFileSystem final : public FileSystem {
   }
 
  private:
-  // Everything under `dir` at any depth, sorted: the files (want_dirs false) or the
-  // directories. Symbolic links to directories are neither followed nor listed.
-  static Result<std::vector<FileInfo>> Walk(std::string_view dir, bool want_dirs) {
+  enum class Want { kFiles, kDirectories, kTemporaries };
+
+  // Everything under `dir` at any depth, sorted: the visible files, the directories or
+  // the temporaries. Symbolic links to directories are neither followed nor listed.
+  static Result<std::vector<FileInfo>> Walk(std::string_view dir, Want want) {
     std::vector<FileInfo> out;
     std::vector<std::string> pending{std::string(dir)};
+    const Entries which = want == Want::kTemporaries ? Entries::kTemporaries : Entries::kVisible;
     while (!pending.empty()) {
       std::string current = std::move(pending.back());
       pending.pop_back();
-      LITHIFY_RETURN_NOT_OK(ForEachEntry(current, [&](std::string_view, FileInfo info, bool is_symlink) -> Status {
-        if (!info.is_dir) {
-          if (!want_dirs) out.push_back(std::move(info));
-        } else if (!is_symlink) {
-          pending.push_back(info.path);
-          if (want_dirs) out.push_back(std::move(info));
-        }
-        return Status::OK();
-      }));
+      LITHIFY_RETURN_NOT_OK(ForEachEntry(
+          current,
+          [&](std::string_view, FileInfo info, bool is_symlink) -> Status {
+            if (!info.is_dir) {
+              if (want != Want::kDirectories) out.push_back(std::move(info));
+            } else if (!is_symlink) {
+              pending.push_back(info.path);
+              if (want == Want::kDirectories) out.push_back(std::move(info));
+            }
+            return Status::OK();
+          },
+          which));
     }
     SortByPath(&out);
     return out;
