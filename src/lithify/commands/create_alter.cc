@@ -11,15 +11,46 @@ namespace lithify::commands {
 
 namespace {
 
+constexpr std::string_view kLogDir = "_delta_log";
+
 Status CheckNoTable(io::FileSystem* fs, const std::string& root) {
   LITHIFY_ASSIGN_OR_RETURN(std::vector<delta::LogFile> files,
-                           delta::ListLogFiles(fs, io::JoinPath(root, "_delta_log")));
+                           delta::ListLogFiles(fs, io::JoinPath(root, kLogDir)));
   for (const auto& f : files) {
     if (f.name.type == delta::LogFileType::kCommit || f.name.is_checkpoint()) {
       return Status::AlreadyExists("a Delta table already exists at {}", root);
     }
   }
   return Status::OK();
+}
+
+std::string_view BaseNameOf(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Delta's DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION (see the header): after CheckNoTable,
+// the location may hold nothing but an empty `_delta_log` directory. Listing one level
+// (two for `_delta_log`) keeps this cheap on a large folder.
+Status CheckEmptyLocation(io::FileSystem* fs, const std::string& root) {
+  LITHIFY_ASSIGN_OR_RETURN_CTX(std::vector<io::FileInfo> top, fs->ListFrom(root, ""), "create: listing '{}'", root);
+  std::vector<std::string> found;
+  for (const io::FileInfo& e : top) {
+    if (BaseNameOf(e.path) != kLogDir) {
+      found.push_back(e.path);
+      continue;
+    }
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::vector<io::FileInfo> log, fs->ListFrom(io::JoinPath(root, kLogDir), ""),
+                                 "create: listing '{}'", e.path);
+    for (const io::FileInfo& l : log) found.push_back(l.path);
+  }
+  if (found.empty()) return Status::OK();
+  return Status::AlreadyExists(
+      "DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION: cannot create a table at '{}': the location is not empty and "
+      "also not a Delta table (it holds '{}'{}); a later VACUUM would delete such files as untracked. Choose an "
+      "empty or new directory",
+      root, found.front(), found.size() > 1 ? fmt::format(" and {} more entries", found.size() - 1) : "");
 }
 
 Result<std::shared_ptr<const delta::Snapshot>> LoadLatest(io::FileSystem* fs, const std::string& root) {
@@ -70,6 +101,7 @@ Result<delta::CommitResult> CreateTable(io::FileSystem* fs, const std::string& r
                                         delta::TransactionOptions options) {
   if (fs == nullptr) return Status::InvalidArgument("CreateTable: null FileSystem");
   LITHIFY_RETURN_NOT_OK(CheckNoTable(fs, root));
+  LITHIFY_RETURN_NOT_OK(CheckEmptyLocation(fs, root));
   LITHIFY_ASSIGN_OR_RETURN(auto txn, delta::Transaction::BeginNewTable(fs, root, std::move(options)));
   LITHIFY_ASSIGN_OR_RETURN(std::vector<delta::Action> actions, delta::PlanCreateTable(spec, txn->NowMs()));
   delta::PlannedOperation op = delta::CreateTableOperation(actions);

@@ -21,8 +21,18 @@
 
 namespace lithify::commands {
 
+// The location must be new or empty, as Delta requires, so that no user folder becomes
+// a table whose VACUUM deletes the folder's files as untracked. The one exception is what
+// a create killed before its commit leaves: an empty `_delta_log` directory (its commit
+// temporary, if any, is hidden from listings; io::FileSystem). Anything else -- a file or
+// directory beside `_delta_log`, or a file in `_delta_log` that is no commit or
+// checkpoint -- is refused. A location whose log holds a commit or checkpoint is an
+// existing table, refused as such (re-running a create that committed is not silently
+// accepted: the request may differ from what was committed).
+//
 // Errors: AlreadyExists "a Delta table already exists at ROOT" when the log has any
-// version; the planner's InvalidArgument / NotSupported; the commit's errors.
+// version; AlreadyExists "DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION: ..." naming an
+// entry found; the planner's InvalidArgument / NotSupported; the commit's errors.
 Result<delta::CommitResult> CreateTable(io::FileSystem* fs, const std::string& root,
                                         const delta::NewTableSpec& spec,
                                         delta::TransactionOptions options = {});

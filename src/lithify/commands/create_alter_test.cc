@@ -215,6 +215,55 @@ TEST_F(CreateAlterTest, InCommitTimestampsAtCreateAndByAlter) {
             std::to_string(*(*s2)->commit_info()->in_commit_timestamp));
 }
 
+// Issue 14 defect 1: a folder that already holds files never becomes a table (a later
+// VACUUM would delete them as untracked); nothing is written there.
+TEST_F(CreateAlterTest, CreateRefusesNonEmptyLocation) {
+  for (const char* rel : {"Documents/thesis.docx", "notes.txt", "empty-subdir/", "_delta_log/_last_checkpoint",
+                          "_delta_log/00000000000000000000.crc"}) {
+    std::filesystem::remove_all(root_);
+    const std::string path = root_ + "/" + rel;
+    if (path.back() == '/') {
+      std::filesystem::create_directories(path);
+    } else {
+      std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+      std::ofstream(path) << "mine";
+    }
+    auto r = CreateTable(fs_.get(), root_, Spec("id long"));
+    ASSERT_FALSE(r.ok()) << rel;
+    EXPECT_TRUE(r.status().IsAlreadyExists()) << r.status().ToString();
+    EXPECT_EQ(r.status().message().rfind("DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION", 0), 0u) << r.status().message();
+    EXPECT_NE(r.status().message().find(root_), std::string::npos) << r.status().message();
+    EXPECT_FALSE(std::filesystem::exists(root_ + "/_delta_log/00000000000000000000.json")) << rel;
+  }
+  // The user's file is untouched.
+  std::filesystem::remove_all(root_);
+  std::filesystem::create_directories(root_ + "/Documents");
+  std::ofstream(root_ + "/Documents/thesis.docx") << "chapter 1";
+  ASSERT_FALSE(CreateTable(fs_.get(), root_, Spec("id long")).ok());
+  std::ifstream in(root_ + "/Documents/thesis.docx");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "chapter 1");
+}
+
+// What a create killed before its commit leaves -- an empty _delta_log, perhaps holding
+// the commit's temporary (hidden from listings) -- is not in the way; an empty
+// directory is a new location.
+TEST_F(CreateAlterTest, CreateAcceptsEmptyDirAndKilledCreateLeftovers) {
+  std::filesystem::create_directories(root_);
+  ASSERT_TRUE(CreateTable(fs_.get(), root_, Spec("id long")).ok());
+  const std::string other = dir_.path() + "/killed";
+  std::filesystem::create_directories(other + "/_delta_log");
+  std::ofstream(other + "/_delta_log/.00000000000000000000.json.tmp-0123456789abcdef") << "{\"commitInfo\"";
+  auto r = CreateTable(fs_.get(), other, Spec("id long"));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->version, 0);
+  // Once committed, a second create is refused as an existing table.
+  auto again = CreateTable(fs_.get(), other, Spec("id long"));
+  EXPECT_TRUE(again.status().IsAlreadyExists());
+  EXPECT_NE(again.status().message().find("a Delta table already exists"), std::string::npos)
+      << again.status().message();
+}
+
 TEST_F(CreateAlterTest, AlterMissingTableIsNotFound) {
   delta::AlterSpec set;
   set.set_properties = {{"k", "v"}};

@@ -27,6 +27,7 @@ namespace {
 
 constexpr int64_t kHourMs = 3'600'000;
 constexpr std::string_view kLogDirName = "_delta_log";
+constexpr const char* kDeleteBeforeParameter = "deleteBeforeMillis";
 
 using PathSet = std::unordered_set<std::string>;
 using SnapshotPtr = std::shared_ptr<const delta::Snapshot>;
@@ -59,6 +60,10 @@ struct References {
   PathSet live, live_dv, young;  // young: tombstones at/after the horizon and their DVs
   std::vector<planner::LiveFile> live_files;
   std::vector<planner::Tombstone> tombstones;
+  // What the log references, for the foreign-files guard: distinct data-file paths of
+  // live files and tombstones, and their bytes (as recorded).
+  int64_t referenced_files = 0;
+  int64_t referenced_bytes = 0;
   bool Contains(const std::string& p) const {
     return live.contains(p) || live_dv.contains(p) || young.contains(p);
   }
@@ -79,8 +84,13 @@ Result<References> CollectReferences(const delta::Snapshot& snap, int64_t horizo
     refs.live.emplace(f.path());
     if (!dv.empty()) refs.live_dv.insert(dv);
     refs.live_files.push_back(planner::LiveFile{std::string(f.path()), std::move(dv)});
+    refs.referenced_bytes += f.size();
   }
+  PathSet removed;
   for (const delta::Tombstone& t : snap.tombstones()) {
+    if (!refs.live.contains(t.path) && removed.insert(t.path).second) {
+      refs.referenced_bytes += t.remove.size.value_or(0);
+    }
     const delta::DeletionVectorDescriptor* d = t.remove.deletion_vector ? &*t.remove.deletion_vector : nullptr;
     LITHIFY_ASSIGN_OR_RETURN_CTX(std::string dv, DvFile(d), "tombstone '{}'", t.path);
     // Delta reads a missing deletionTimestamp as 0: expired.
@@ -91,27 +101,31 @@ Result<References> CollectReferences(const delta::Snapshot& snap, int64_t horizo
     }
     refs.tombstones.push_back(planner::Tombstone{t.path, ts, std::move(dv)});
   }
+  refs.referenced_files = static_cast<int64_t>(refs.live.size() + removed.size());
   return refs;
 }
 
 // FULL: every file and directory under the root, relative to it (directories only where
-// the file system has real ones). Entries outside the root (a listing that does not
-// share the prefix) are dropped: they are never candidates.
+// the file system has real ones), and the file system's temporaries of killed writers.
+// Entries outside the root (a listing that does not share the prefix) are dropped: they
+// are never candidates.
 Result<std::vector<planner::ListedEntry>> ListTable(io::FileSystem* fs, const std::string& root) {
   LITHIFY_ASSIGN_OR_RETURN_CTX(auto files, fs->ListRecursive(root), "vacuum: listing '{}'", root);
   LITHIFY_ASSIGN_OR_RETURN_CTX(auto dirs, fs->ListDirectoriesRecursive(root), "vacuum: listing '{}'", root);
+  LITHIFY_ASSIGN_OR_RETURN_CTX(auto temps, fs->ListTemporariesRecursive(root), "vacuum: listing '{}'", root);
   const std::string prefix = root + "/";
   std::vector<planner::ListedEntry> out;
-  out.reserve(files.size() + dirs.size());
-  auto add = [&](const io::FileInfo& f, bool is_dir) {
+  out.reserve(files.size() + dirs.size() + temps.size());
+  auto add = [&](const io::FileInfo& f, bool is_dir, bool is_temporary) {
     if (f.path.size() <= prefix.size() || f.path.compare(0, prefix.size(), prefix) != 0) return;
     out.push_back(planner::ListedEntry{f.path.substr(prefix.size()), is_dir ? 0 : static_cast<int64_t>(f.size),
-                                       f.mtime_ms, is_dir});
+                                       f.mtime_ms, is_dir, is_temporary});
   };
   for (const io::FileInfo& f : files) {
-    if (!f.is_dir) add(f, false);
+    if (!f.is_dir) add(f, false, false);
   }
-  for (const io::FileInfo& d : dirs) add(d, true);
+  for (const io::FileInfo& d : dirs) add(d, true, false);
+  for (const io::FileInfo& t : temps) add(t, false, true);
   return out;
 }
 
@@ -349,11 +363,15 @@ Status Execute(io::FileSystem* fs, const SnapshotPtr& snap, const VacuumSpec& sp
   nlohmann::json params = {{"retentionCheckEnabled", r->retention_check_enabled},
                            {"defaultRetentionMillis", r->table_retention_ms}};
   if (specified_ms) params["specifiedRetentionMillis"] = *specified_ms;
+  // lithify extensions: the exact horizon (diagnose tells what this run deleted) and the
+  // temporaries among the files to delete.
+  params[kDeleteBeforeParameter] = r->delete_before_ms;
   LITHIFY_ASSIGN_OR_RETURN(
       r->start_version,
       CommitOperation(snap, "VACUUM START", std::move(params),
                       {{"numFilesToDelete", std::to_string(r->files_to_delete)},
-                       {"sizeOfDataToDelete", std::to_string(r->bytes_to_delete)}}));
+                       {"sizeOfDataToDelete", std::to_string(r->bytes_to_delete)},
+                       {"numTemporaryFilesToDelete", std::to_string(r->temporaries_to_delete)}}));
   std::vector<planner::VacuumDeletion> files, dirs;
   for (const planner::VacuumDeletion& d : r->deletions) (d.is_dir ? dirs : files).push_back(d);
   Status st = DeleteFiles(fs, r->table_root, files, spec.delete_parallelism, &r->files_deleted);
@@ -372,7 +390,101 @@ Status Execute(io::FileSystem* fs, const SnapshotPtr& snap, const VacuumSpec& sp
   return Status::OK();
 }
 
+// An integer operation parameter, written as a JSON number (lithify) or a string of
+// digits (Delta writes operationParameters as strings).
+std::optional<int64_t> IntegerParameter(const nlohmann::json& params, const char* key) {
+  auto it = params.find(key);
+  if (it == params.end()) return std::nullopt;
+  if (it->is_number_integer()) return it->get<int64_t>();
+  if (!it->is_string()) return std::nullopt;
+  const std::string& t = it->get_ref<const std::string&>();
+  if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoll(t);
+}
+
+// The commitInfo object of a commit whose text names a VACUUM operation; nullopt for
+// every other commit (not parsed: a quick substring test keeps the walk cheap).
+Result<std::optional<nlohmann::json>> VacuumCommitInfo(io::FileSystem* fs, const delta::LogFile& f) {
+  LITHIFY_ASSIGN_OR_RETURN(Buffer bytes, fs->ReadFile(f.path));
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (text.find("VACUUM ") == std::string_view::npos) return std::optional<nlohmann::json>();
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.find("\"commitInfo\"") == std::string_view::npos) continue;
+    auto j = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
+    if (!j.is_object()) {
+      return Status::Corruption("{}/{}: malformed commitInfo line", kLogDirName,
+                                delta::CommitFileName(f.name.version));
+    }
+    auto it = j.find("commitInfo");
+    if (it != j.end() && it->is_object()) return std::optional<nlohmann::json>(std::move(*it));
+  }
+  return std::optional<nlohmann::json>();
+}
+
+std::string OperationOf(const nlohmann::json& ci) {
+  auto it = ci.find("operation");
+  return it != ci.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+const nlohmann::json& ParametersOf(const nlohmann::json& ci) {
+  static const nlohmann::json kNone = nlohmann::json::object();
+  auto it = ci.find("operationParameters");
+  return it != ci.end() && it->is_object() ? *it : kNone;
+}
+
+// The horizon a VACUUM START recorded (see CompletedVacuum::delete_before_ms).
+int64_t HorizonOf(const nlohmann::json& ci, const delta::LogFile& f) {
+  const nlohmann::json& params = ParametersOf(ci);
+  if (auto exact = IntegerParameter(params, kDeleteBeforeParameter)) return *exact;
+  int64_t ts = f.mtime_ms;
+  for (const char* key : {"inCommitTimestamp", "timestamp"}) {
+    auto it = ci.find(key);
+    if (it != ci.end() && it->is_number_integer()) {
+      ts = it->get<int64_t>();
+      break;
+    }
+  }
+  std::optional<int64_t> retention = IntegerParameter(params, "specifiedRetentionMillis");
+  if (!retention) retention = IntegerParameter(params, "defaultRetentionMillis");
+  return ts - retention.value_or(planner::kDefaultDeletedFileRetentionMs);
+}
+
 }  // namespace
+
+Result<std::optional<CompletedVacuum>> FindLastCompletedVacuum(io::FileSystem* fs, const std::string& root,
+                                                               int64_t version, int64_t not_before_ms) {
+  LITHIFY_ASSIGN_OR_RETURN(std::vector<delta::LogFile> files,
+                           delta::ListLogFiles(fs, io::JoinPath(StripTrailingSlashes(root), kLogDirName)));
+  std::vector<const delta::LogFile*> commits;
+  for (const delta::LogFile& f : files) {
+    if (f.name.type == delta::LogFileType::kCommit && f.name.version <= version) commits.push_back(&f);
+  }
+  std::sort(commits.begin(), commits.end(),
+            [](const delta::LogFile* a, const delta::LogFile* b) { return a->name.version > b->name.version; });
+  std::optional<int64_t> end_version;
+  for (const delta::LogFile* f : commits) {
+    if (!end_version && f->mtime_ms < not_before_ms) break;
+    LITHIFY_ASSIGN_OR_RETURN(std::optional<nlohmann::json> ci, VacuumCommitInfo(fs, *f));
+    if (!ci) continue;
+    const std::string op = OperationOf(*ci);
+    if (!end_version) {
+      auto status = ParametersOf(*ci).find("status");
+      if (op == "VACUUM END" && status != ParametersOf(*ci).end() && *status == "COMPLETED") {
+        end_version = f->name.version;
+      }
+      continue;
+    }
+    if (op == "VACUUM END") break;  // an END without its START in between: not ours to pair
+    if (op == "VACUUM START") {
+      return std::optional<CompletedVacuum>(CompletedVacuum{f->name.version, *end_version, HorizonOf(*ci, *f)});
+    }
+  }
+  return std::optional<CompletedVacuum>();
+}
 
 Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root_in, const VacuumSpec& spec) {
   if (fs == nullptr) return Status::InvalidArgument("vacuum: no file system");
@@ -438,8 +550,22 @@ Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root_in, cons
   r.files_to_delete = plan->files_to_delete;
   r.bytes_to_delete = plan->bytes_to_delete;
   r.dirs_to_delete = plan->dirs_to_delete;
+  r.temporaries_to_delete = plan->temporaries_to_delete;
+  r.temporary_bytes_to_delete = plan->temporary_bytes_to_delete;
+  r.foreign_files = plan->foreign_files;
+  r.foreign_bytes = plan->foreign_bytes;
+  r.referenced_files = refs.referenced_files;
+  r.referenced_bytes = refs.referenced_bytes;
+  if (!spec.lite) r.foreign_refusal = planner::ForeignFilesRefusal(*plan, r.referenced_files, r.referenced_bytes);
   r.deletions = std::move(plan->deletions);
   if (spec.dry_run) return r;
+  if (r.foreign_refusal && !spec.allow_foreign_files) {
+    return Status::InvalidArgument(
+        "LITHIFY_VACUUM_FOREIGN_FILES: refusing to vacuum {}: {}. Nothing was deleted and nothing was committed. "
+        "Move those files out of the table directory (or see them all with `lithify vacuum --dry-run --json`), "
+        "or run again with --allow-foreign-files to delete them",
+        root, *r.foreign_refusal);
+  }
   LITHIFY_RETURN_NOT_OK(Execute(fs, snap, spec, specified_ms, record, &r));
   return r;
 }

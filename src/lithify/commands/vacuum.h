@@ -10,6 +10,16 @@
 //   -> planner::PlanVacuum / PlanVacuumLite (protected = live files, their DV files,
 //      tombstones at or after the horizon and their DV files; hidden `_`/`.` paths are
 //      never considered except `_delta_index*`, `_change_data*`, `<partitionCol>=`)
+//   -> FULL: the file system's temporaries of killed writers
+//      (io::FileSystem::ListTemporariesRecursive) join the listing; the planner deletes
+//      those older than the horizon ("abandoned_temporary"): no version can reference
+//      them, and a writer still writing one keeps touching it
+//   -> FULL: the foreign-files guard (planner::ForeignFilesRefusal): when the untracked
+//      files to delete that are not named like a table writer's files outnumber or
+//      outweigh the files the log references (live files and tombstones), the table was
+//      most likely created over a folder holding other data; a real run is refused
+//      (LITHIFY_VACUUM_FOREIGN_FILES, nothing deleted or committed) unless
+//      allow_foreign_files; a dry run reports the refusal it would meet
 //   -> guard rails re-checked here, independently of the planner: nothing under
 //      `_delta_log`, nothing outside the root, no live file, no live DV file, no young
 //      tombstone -- a violation is Internal and deletes nothing
@@ -18,6 +28,9 @@
 //      directories, commit
 //      "VACUUM END" (status COMPLETED, numDeletedFiles, numVacuumedDirectories), write
 //      `_delta_log/_last_vacuum_info` = {"latestCommitVersionOutsideOfRetentionWindow":N}.
+//      VACUUM START also records the horizon as operationParameters.deleteBeforeMillis
+//      and the temporaries as operationMetrics.numTemporaryFilesToDelete (lithify
+//      extensions; Delta's readers ignore them), so `diagnose` knows what was deleted.
 //      A failure after VACUUM START is followed by a best-effort "VACUUM END" with
 //      status FAILED; the original error is returned. A crash at any point leaves the
 //      table readable: only unreferenced files are ever deleted, and a second run
@@ -72,6 +85,8 @@ struct VacuumSpec {
   int64_t now_ms = 0;
   // Deletes in flight at once (>= 1).
   int delete_parallelism = 8;
+  // `vacuum --allow-foreign-files`: run even when the foreign-files guard refuses.
+  bool allow_foreign_files = false;
 };
 
 // Why listed files were kept (each file counted once, in this order of precedence).
@@ -100,6 +115,17 @@ struct VacuumResult {
   int64_t dirs_to_delete = 0;
   VacuumProtected protected_files;
   int64_t files_considered = 0;  // listed files (FULL) or log candidates (LITE)
+  // Of the deletions: killed writers' temporaries (FULL).
+  int64_t temporaries_to_delete = 0;
+  int64_t temporary_bytes_to_delete = 0;
+  // The foreign-files guard (FULL): untracked deletions not named like a table writer's
+  // files, what the log references, and the refusal (set when the guard refused: a dry
+  // run reports it; a real run only got here with allow_foreign_files).
+  int64_t foreign_files = 0;
+  int64_t foreign_bytes = 0;
+  int64_t referenced_files = 0;
+  int64_t referenced_bytes = 0;
+  std::optional<std::string> foreign_refusal;
   // LITE: the commits read; FULL: unset.
   std::optional<int64_t> lite_from_version, lite_to_version;
   // Real runs: what happened.
@@ -112,7 +138,9 @@ struct VacuumResult {
 };
 
 // Runs VACUUM on the Delta table at `root` (see the header comment). Errors:
-//  - InvalidArgument: DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE / _TOO_SHORT, a retain
+//  - InvalidArgument: LITHIFY_VACUUM_FOREIGN_FILES (the foreign-files guard refused a
+//    real run; nothing deleted or committed),
+//    DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE / _TOO_SHORT, a retain
 //    that is not a finite number, a malformed delta.deletedFileRetentionDuration,
 //    DELTA_CANNOT_VACUUM_LITE (LITE after the log was cleaned past the last vacuum);
 //  - NotSupported: the protocol blocks writes (also for dry runs: unknown writer
@@ -124,5 +152,24 @@ Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root, const V
 
 // The name of the LITE state file inside `_delta_log`.
 inline constexpr const char* kLastVacuumInfoFile = "_last_vacuum_info";
+
+// The latest VACUUM that completed, as its commits record it.
+struct CompletedVacuum {
+  int64_t start_version = -1;  // VACUUM START
+  int64_t end_version = -1;    // VACUUM END with status COMPLETED
+  // Every file removed before this instant (and not live) was deleted by that run: the
+  // deleteBeforeMillis lithify records, else (another engine's VACUUM) the START commit's
+  // timestamp minus the retention it records, which can only be later than the horizon
+  // that run used by the time it spent planning.
+  int64_t delete_before_ms = 0;
+};
+
+// Walks the commit files from `version` down to the first COMPLETED "VACUUM END" and its
+// "VACUUM START" (commitInfo only). Stops early (nullopt) at a commit older than
+// `not_before_ms` (a VACUUM before that cannot have deleted what the caller asks about),
+// at a FAILED or unmatched END, or when the log holds no earlier commit. Errors: IOError
+// from storage; Corruption for a malformed commitInfo line of a VACUUM commit.
+Result<std::optional<CompletedVacuum>> FindLastCompletedVacuum(io::FileSystem* fs, const std::string& root,
+                                                               int64_t version, int64_t not_before_ms);
 
 }  // namespace lithify::commands

@@ -567,6 +567,125 @@ TEST_F(VacuumTest, TableRetentionPropertyIsTheDefault) {
   EXPECT_FALSE(Vacuum(fs_.get(), root_, v).ok());
 }
 
+// ---- issue 14: foreign files, killed writers' temporaries --------------------------------
+
+// Defect 1: a table whose root holds a folder's own files (created over someone's folder
+// before create refused that, or files moved in later) is not emptied by a default
+// VACUUM: the run is refused, nothing deleted, nothing committed; a dry run shows the
+// files and the refusal; --allow-foreign-files deletes them.
+TEST_F(VacuumTest, ForeignFilesRefusedUnlessAllowed) {
+  MakeTable(fs_.get(), root_, /*dvs=*/false);
+  AppendIds(fs_.get(), root_, dir_.path(), 0, 10);  // two live files
+  OldFile(root_ + "/Documents/thesis.docx", 30 * kDay);
+  OldFile(root_ + "/notes.txt", 30 * kDay);
+  OldFile(root_ + "/photos/2024/beach.jpg", 30 * kDay);
+  const int64_t version = Load(fs_.get(), root_)->version();
+  const auto rows = Rows(fs_.get(), root_);
+
+  VacuumSpec spec;
+  spec.now_ms = WallNowMs() + kHour;
+  auto refused = Vacuum(fs_.get(), root_, spec);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.status().IsInvalidArgument()) << refused.status().ToString();
+  const std::string msg = refused.status().message();
+  EXPECT_EQ(msg.rfind("LITHIFY_VACUUM_FOREIGN_FILES", 0), 0u) << msg;
+  EXPECT_NE(msg.find("'Documents/thesis.docx'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("3 untracked file(s)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("the 2 file(s)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--allow-foreign-files"), std::string::npos) << msg;
+  for (const char* p : {"Documents/thesis.docx", "notes.txt", "photos/2024/beach.jpg"}) {
+    EXPECT_TRUE(Exists(fs_.get(), root_, p)) << p;
+  }
+  EXPECT_EQ(Load(fs_.get(), root_)->version(), version);  // no VACUUM START either
+
+  spec.dry_run = true;
+  auto dry = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  EXPECT_EQ(dry->foreign_files, 3);
+  EXPECT_EQ(dry->referenced_files, 2);
+  ASSERT_TRUE(dry->foreign_refusal.has_value());
+  EXPECT_EQ(Deleted(*dry).count("notes.txt"), 1u);
+
+  spec.dry_run = false;
+  spec.allow_foreign_files = true;
+  auto allowed = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(allowed.ok()) << allowed.status().ToString();
+  EXPECT_EQ(allowed->files_deleted, 3);
+  EXPECT_FALSE(Exists(fs_.get(), root_, "Documents/thesis.docx"));
+  EXPECT_EQ(Rows(fs_.get(), root_), rows);
+}
+
+// Defect 1, the other side: a long-lived table whose tombstones expired out of the log
+// (a checkpoint after the retention dropped them) has many untracked files -- its old
+// data files -- that outnumber the live ones; they look like a table writer's files, so
+// VACUUM deletes them as before.
+TEST_F(VacuumTest, ExpiredTombstonesOfALongLivedTableStillVacuum) {
+  MakeTable(fs_.get(), root_, /*dvs=*/false);
+  for (int i = 0; i < 4; ++i) AppendIds(fs_.get(), root_, dir_.path(), i * 10, 10);
+  DeleteWhere(fs_.get(), root_, "id < 30");  // the first three appends' six files removed
+  const int64_t later = WallNowMs() + 30 * kDay;
+  CheckpointOptions cp;
+  cp.now_ms = later;
+  ASSERT_TRUE(Checkpoint(fs_.get(), root_, cp).ok());
+  auto snap = Load(fs_.get(), root_);
+  ASSERT_TRUE(snap->tombstones().empty()) << "the checkpoint keeps expired tombstones";
+  const std::set<std::string> live = Referenced(*snap);
+  const auto rows = Rows(fs_.get(), root_);
+
+  VacuumSpec spec;
+  spec.now_ms = later;
+  auto r = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->files_deleted, 6);
+  EXPECT_EQ(live.size(), 2u);  // outnumbered by the untracked old files
+  EXPECT_EQ(r->foreign_files, 0);
+  EXPECT_FALSE(r->foreign_refusal.has_value());
+  for (const auto& [p, reason] : Deleted(*r)) EXPECT_EQ(reason, "untracked_file") << p;
+  ExpectAllExist(fs_.get(), root_, live);
+  EXPECT_EQ(Rows(fs_.get(), root_), rows);
+}
+
+// Defect 6: the temporaries killed writers leave (".<name>.tmp-<16 hex>") are deleted
+// once older than the horizon, shown by a dry run and counted in VACUUM START; a young
+// one, one under _delta_log and a user's dot file of another shape are kept.
+TEST_F(VacuumTest, KilledWritersTemporariesAreDeletedOnceOld) {
+  MakeTable(fs_.get(), root_, /*dvs=*/false);
+  AppendIds(fs_.get(), root_, dir_.path(), 0, 10);
+  const std::string old_temp = "part=a/.part-00000-0a1b2c3d-0000-4000-8000-00000000abcd-c000.zstd.parquet.tmp-0123456789abcdef";
+  const std::string young_temp = "part=b/.part-00000-0a1b2c3d-0000-4000-8000-00000000dcba-c000.zstd.parquet.tmp-fedcba9876543210";
+  const std::string log_temp = "_delta_log/.00000000000000000009.json.tmp-00112233445566ff";
+  OldFile(root_ + "/" + old_temp, 30 * kDay);
+  OldFile(root_ + "/" + young_temp, 1 * kHour);
+  OldFile(root_ + "/" + log_temp, 30 * kDay);
+  OldFile(root_ + "/part=a/.my-notes.tmp-draft", 30 * kDay);
+  const auto rows = Rows(fs_.get(), root_);
+
+  VacuumSpec spec;
+  spec.now_ms = WallNowMs();
+  spec.dry_run = true;
+  auto dry = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  EXPECT_EQ(Deleted(*dry), (std::map<std::string, std::string>{{old_temp, "abandoned_temporary"}}));
+  EXPECT_EQ(dry->temporaries_to_delete, 1);
+  EXPECT_EQ(dry->temporary_bytes_to_delete, 11);
+  EXPECT_EQ(dry->files_to_delete, 1);
+  EXPECT_TRUE(Exists(fs_.get(), root_, old_temp));
+
+  spec.dry_run = false;
+  auto r = Vacuum(fs_.get(), root_, spec);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->files_deleted, 1);
+  EXPECT_FALSE(std::filesystem::exists(root_ + "/" + old_temp));
+  for (const std::string& p : {young_temp, log_temp, std::string("part=a/.my-notes.tmp-draft")}) {
+    EXPECT_TRUE(std::filesystem::exists(root_ + "/" + p)) << p;
+  }
+  nlohmann::json start = CommitInfoAt(fs_.get(), root_, *r->start_version);
+  EXPECT_EQ(start["operationMetrics"]["numFilesToDelete"], "1");
+  EXPECT_EQ(start["operationMetrics"]["numTemporaryFilesToDelete"], "1");
+  EXPECT_EQ(start["operationParameters"]["deleteBeforeMillis"], r->delete_before_ms);
+  EXPECT_EQ(Rows(fs_.get(), root_), rows);
+}
+
 TEST_F(VacuumTest, NotATable) {
   auto r = Vacuum(fs_.get(), dir_.path() + "/nothing", VacuumSpec{});
   ASSERT_FALSE(r.ok());

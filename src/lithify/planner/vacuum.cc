@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 #include "lithify/base/macros.h"
 
 namespace lithify::planner {
@@ -91,19 +93,54 @@ Result<VacuumPlan> StartPlan(const VacuumOptions& o) {
   return plan;
 }
 
+constexpr size_t kForeignExamples = 5;
+
+bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// A canonical UUID (8-4-4-4-12 hex digits) anywhere in `name`.
+bool ContainsUuid(std::string_view name) {
+  constexpr size_t kLen = 36;
+  for (size_t i = 0; i + kLen <= name.size(); ++i) {
+    bool ok = true;
+    for (size_t k = 0; k < kLen && ok; ++k) {
+      const char c = name[i + k];
+      ok = (k == 8 || k == 13 || k == 18 || k == 23) ? c == '-' : IsHex(c);
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
 // Decides one non-hidden file: protected, too young, or deleted (with the reason).
-void DecideFile(const ListedEntry& e, std::string_view path, const Snapshot& s, VacuumPlan& plan) {
+// `listed`: it comes from a listing (FULL), so an untracked file may be foreign; LITE
+// candidates come from the log and were all referenced once.
+void DecideFile(const ListedEntry& e, std::string_view path, const Snapshot& s, bool listed, VacuumPlan& plan) {
   if (s.valid.contains(path)) {
     ++plan.files_protected;
   } else if (e.modification_time_ms >= plan.delete_before_ms) {
     ++plan.files_too_young;
   } else {
     auto it = s.expired.find(path);
-    const VacuumReason reason = it == s.expired.end() ? VacuumReason::kUntrackedFile : it->second;
+    VacuumReason reason = it == s.expired.end() ? VacuumReason::kUntrackedFile : it->second;
+    if (e.is_temporary) {
+      reason = VacuumReason::kAbandonedTemporary;
+      ++plan.temporaries_to_delete;
+      plan.temporary_bytes_to_delete += e.size;
+    } else if (listed && reason == VacuumReason::kUntrackedFile && !LooksLikeTableWriterFile(path)) {
+      ++plan.foreign_files;
+      plan.foreign_bytes += e.size;
+      if (plan.foreign_examples.size() < kForeignExamples) plan.foreign_examples.emplace_back(path);
+    }
     plan.deletions.push_back(VacuumDeletion{std::string(path), false, e.size, reason});
     ++plan.files_to_delete;
     plan.bytes_to_delete += e.size;
   }
+}
+
+// The directory part of `path` ("" for a file at the root).
+std::string_view DirectoryOf(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
 }
 
 size_t Depth(std::string_view p) { return static_cast<size_t>(std::count(p.begin(), p.end(), '/')); }
@@ -141,6 +178,7 @@ std::string_view VacuumReasonName(VacuumReason r) {
     case VacuumReason::kExpiredTombstone: return "expired_tombstone";
     case VacuumReason::kExpiredDeletionVector: return "expired_deletion_vector";
     case VacuumReason::kEmptyDirectory: return "empty_directory";
+    case VacuumReason::kAbandonedTemporary: return "abandoned_temporary";
   }
   return "unknown";
 }
@@ -176,7 +214,8 @@ Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
   for (const ListedEntry& e : listing) {
     const std::string_view path = Normalize(e.path);
     if (path.empty()) continue;
-    if (IsHiddenPath(path, options)) {
+    // A temporary's own name is dot-prefixed; only the directories above it count.
+    if (IsHiddenPath(e.is_temporary && !e.is_dir ? DirectoryOf(path) : path, options)) {
       ++plan.entries_hidden;
       // A hidden subdirectory is never deleted, so it keeps its parents too.
       ForEachAncestor(path, [&](std::string_view d) { non_empty.insert(d); });
@@ -187,10 +226,42 @@ Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
       continue;
     }
     ForEachAncestor(path, [&](std::string_view d) { non_empty.insert(d); });
-    DecideFile(e, path, snap, plan);
+    DecideFile(e, path, snap, /*listed=*/true, plan);
   }
   DecideDirectories(dirs, snap.valid, non_empty, plan);
   return plan;
+}
+
+bool LooksLikeTableWriterFile(std::string_view path) {
+  path = Normalize(path);
+  const std::string_view dir = DirectoryOf(path);
+  const std::string_view name = dir.empty() ? path : path.substr(dir.size() + 1);
+  if (name.starts_with("part-") && name.ends_with(".parquet")) return true;
+  if (ContainsUuid(name)) return true;
+  for (std::string_view d = dir; !d.empty(); d = DirectoryOf(d)) {
+    const size_t slash = d.rfind('/');
+    const std::string_view component = slash == std::string_view::npos ? d : d.substr(slash + 1);
+    const size_t eq = component.find('=');
+    if (eq != std::string_view::npos && eq > 0) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> ForeignFilesRefusal(const VacuumPlan& plan, int64_t referenced_files,
+                                               int64_t referenced_bytes) {
+  const bool outnumber = plan.foreign_files > referenced_files;
+  const bool outweigh = plan.foreign_bytes > referenced_bytes;
+  if (plan.foreign_files == 0 || (!outnumber && !outweigh)) return std::nullopt;
+  std::string examples;
+  for (const std::string& e : plan.foreign_examples) examples += (examples.empty() ? "'" : ", '") + e + "'";
+  if (plan.foreign_files > static_cast<int64_t>(plan.foreign_examples.size())) examples += ", ...";
+  return fmt::format(
+      "{} untracked file(s) of {} bytes that no version references and whose names do not look like a table "
+      "writer's ({}) {} the {} file(s) of {} bytes the log references (live files and tombstones); the table "
+      "was probably created over a folder that already held other files, and VACUUM would delete them",
+      plan.foreign_files, plan.foreign_bytes, examples,
+      outnumber && outweigh ? "outnumber and outweigh" : (outnumber ? "outnumber" : "outweigh"), referenced_files,
+      referenced_bytes);
 }
 
 Result<VacuumPlan> PlanVacuumLite(const std::vector<ListedEntry>& candidates,
@@ -207,7 +278,7 @@ Result<VacuumPlan> PlanVacuumLite(const std::vector<ListedEntry>& candidates,
       ++plan.entries_hidden;
       continue;
     }
-    DecideFile(e, path, snap, plan);
+    DecideFile(e, path, snap, /*listed=*/false, plan);
   }
   return plan;
 }

@@ -18,6 +18,15 @@
 //    everything under it are never deleted.
 //  - A file is deleted when it is not protected and its modification time is before the
 //    horizon (untracked old files, expired tombstones, their DV files).
+//  - Temporaries of killed writers (ListedEntry::is_temporary: the file system's own
+//    in-progress write files, which no version can reference) are deleted once modified
+//    before the horizon, like untracked files, unless a directory above them is hidden
+//    (so nothing under `_delta_log` is touched); their own dot-prefixed names do not
+//    make them hidden. They keep their directories from being deleted in the same run.
+//  - Foreign files (lithify's guard against tables created over someone's folder): the
+//    untracked files a run would delete whose paths do not look like a table writer's
+//    (LooksLikeTableWriterFile). ForeignFilesRefusal says when they are too many for
+//    VACUUM to proceed without being told explicitly.
 //  - A directory is deleted when it is not protected, holds no file at all in the
 //    listing (of any age, hidden or not) and was itself last modified before the
 //    horizon. Delta deletes a directory when no *old* file lies beneath it, with a
@@ -48,6 +57,8 @@ struct ListedEntry {
   int64_t size = 0;
   int64_t modification_time_ms = 0;
   bool is_dir = false;
+  // A writer's temporary (io::FileSystem::ListTemporariesRecursive), never a table file.
+  bool is_temporary = false;
 };
 
 // A live file of the snapshot.
@@ -80,9 +91,11 @@ enum class VacuumReason {
   kExpiredTombstone,        // removed before the horizon
   kExpiredDeletionVector,   // DV file of an expired tombstone
   kEmptyDirectory,
+  kAbandonedTemporary,      // a killed writer's temporary, older than the horizon
 };
 
-// "untracked_file", "expired_tombstone", "expired_deletion_vector", "empty_directory".
+// "untracked_file", "expired_tombstone", "expired_deletion_vector", "empty_directory",
+// "abandoned_temporary".
 std::string_view VacuumReasonName(VacuumReason r);
 
 struct VacuumDeletion {
@@ -105,7 +118,32 @@ struct VacuumPlan {
   int64_t files_too_young = 0;  // unprotected files modified at or after the horizon
   int64_t entries_hidden = 0;   // listed entries skipped by the hidden-path rule
   int64_t dirs_kept = 0;        // directories protected or not empty
+  // Of the deletions: killed writers' temporaries (also in files_/bytes_to_delete).
+  int64_t temporaries_to_delete = 0;
+  int64_t temporary_bytes_to_delete = 0;
+  // Of the untracked deletions: those not named like a table writer's files.
+  int64_t foreign_files = 0;
+  int64_t foreign_bytes = 0;
+  std::vector<std::string> foreign_examples;  // the first few, in listing order
 };
+
+// Whether a table-relative path looks like a file a Delta (or Iceberg) writer puts in a
+// table: it lies under a partition-style directory (a component "k=v" with a non-empty
+// k), or its file name contains a UUID in the canonical 8-4-4-4-12 hex form (Spark,
+// Databricks, delta-rs, Trino, Flink and lithify name every data, CDC and deletion-vector
+// file with one: part-00000-<uuid>-c000.snappy.parquet, deletion_vector_<uuid>.bin,
+// 20240101_..._<uuid>), or it is named part-*.parquet. Pure.
+bool LooksLikeTableWriterFile(std::string_view path);
+
+// The foreign-files guard: a plan whose foreign files outnumber the files the log
+// references (live files plus tombstones, distinct paths), or outweigh their bytes, would
+// delete a folder's own content rather than a table's leftovers: the table was most likely
+// created over a folder that already held other files. Returns the refusal message (naming
+// examples, both counts and how to proceed) or nullopt when the plan may run. A plan
+// without foreign files is never refused, so a long-lived table whose expired tombstones
+// left their data files untracked vacuums normally.
+std::optional<std::string> ForeignFilesRefusal(const VacuumPlan& plan, int64_t referenced_files,
+                                               int64_t referenced_bytes);
 
 // The horizon check alone. InvalidArgument whose message starts with
 // "DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE" for a negative retention, or with

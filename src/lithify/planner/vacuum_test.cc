@@ -159,6 +159,93 @@ TEST(VacuumTest, RetentionChecks) {
   EXPECT_TRUE(PlanVacuum({}, {}, {}, o).ok());
 }
 
+ListedEntry T(std::string path, int64_t mtime, int64_t size = 100) {
+  ListedEntry e = F(std::move(path), mtime, size);
+  e.is_temporary = true;
+  return e;
+}
+
+// Issue 14 defect 6: a killed writer's temporary is deleted once older than the horizon,
+// counted apart, and keeps its directory; one in flight, or under a hidden directory
+// (the log's own commit temporaries), is not touched.
+TEST(VacuumTest, KilledWritersTemporariesDeletedOnceOld) {
+  const std::vector<ListedEntry> listing = {
+      D("date=1"),
+      T("date=1/.part-00000-x-c000.zstd.parquet.tmp-0123456789abcdef", kOld, 700),
+      T("date=1/.part-00001-y-c000.zstd.parquet.tmp-fedcba9876543210", kYoung, 50),
+      T(".part-00002-z-c000.parquet.tmp-00000000000000aa", kOld, 30),
+      T("_delta_log/.00000000000000000003.json.tmp-0123456789abcdef", kOld),
+      T(".hidden/.f.tmp-0123456789abcdef", kOld),
+  };
+  auto plan = PlanVacuum(listing, {}, {}, Options());
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(Deleted(*plan), (std::map<std::string, std::string>{
+                                {"date=1/.part-00000-x-c000.zstd.parquet.tmp-0123456789abcdef", "abandoned_temporary"},
+                                {".part-00002-z-c000.parquet.tmp-00000000000000aa", "abandoned_temporary"}}));
+  EXPECT_EQ(plan->temporaries_to_delete, 2);
+  EXPECT_EQ(plan->temporary_bytes_to_delete, 730);
+  EXPECT_EQ(plan->files_to_delete, 2);
+  EXPECT_EQ(plan->bytes_to_delete, 730);
+  EXPECT_EQ(plan->files_too_young, 1);
+  EXPECT_EQ(plan->entries_hidden, 2);
+  EXPECT_EQ(plan->foreign_files, 0);  // temporaries are lithify's own, never foreign
+  EXPECT_EQ(plan->dirs_to_delete, 0);  // date=1 holds temporaries
+}
+
+TEST(VacuumTest, TableWriterFileNames) {
+  for (const char* p : {"part-00000-abc-c000.snappy.parquet", "date=1/anything.bin", "a/k=v/b/x",
+                        "deletion_vector_0a1b2c3d-0000-4000-8000-00000000abcd.bin",
+                        "20240101_120000_00001_abcde_0a1b2c3d-0000-4000-8000-00000000ABCD",
+                        "_change_data/cdc-00000-0a1b2c3d-0000-4000-8000-00000000abcd.c000.snappy.parquet"}) {
+    EXPECT_TRUE(LooksLikeTableWriterFile(p)) << p;
+  }
+  for (const char* p : {"Documents/thesis.docx", "notes.txt", "photos/2024/img.jpg", "sales.parquet",
+                        "=v/x", "part-1.csv", "deletion_vector_x.bin", "0a1b2c3d-0000-4000-8000-00000000abc.bin"}) {
+    EXPECT_FALSE(LooksLikeTableWriterFile(p)) << p;
+  }
+}
+
+// Issue 14 defect 1: untracked files that do not look like a table's are counted, and
+// they refuse the plan once they outnumber or outweigh what the log references.
+TEST(VacuumTest, ForeignFilesRefusal) {
+  const std::vector<ListedEntry> listing = {
+      F("Documents/thesis.docx", kOld, 5000), F("notes.txt", kOld, 10), F("date=1/stray", kOld, 10),
+      F("part-00000-q-c000.parquet", kOld, 10), F("young.txt", kYoung, 99999),
+  };
+  auto plan = PlanVacuum(listing, {}, {}, Options());
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->files_to_delete, 4);
+  EXPECT_EQ(plan->foreign_files, 2);  // the young file is not deleted this run
+  EXPECT_EQ(plan->foreign_bytes, 5010);
+  EXPECT_EQ(plan->foreign_examples, (std::vector<std::string>{"Documents/thesis.docx", "notes.txt"}));
+  // A new table over a folder: nothing referenced.
+  auto refused = ForeignFilesRefusal(*plan, 0, 0);
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_NE(refused->find("'Documents/thesis.docx', 'notes.txt'"), std::string::npos) << *refused;
+  EXPECT_NE(refused->find("outnumber and outweigh the 0 file(s)"), std::string::npos) << *refused;
+  // Outweighing alone refuses (a big foreign file among many small table files)...
+  auto heavy = ForeignFilesRefusal(*plan, 100, 4000);
+  ASSERT_TRUE(heavy.has_value());
+  EXPECT_NE(heavy->find(" outweigh the 100 file(s) of 4000 bytes"), std::string::npos) << *heavy;
+  // ...and outnumbering alone.
+  EXPECT_TRUE(ForeignFilesRefusal(*plan, 1, 1'000'000).has_value());
+  // A few strays beside a real table do not.
+  EXPECT_FALSE(ForeignFilesRefusal(*plan, 2, 5010).has_value());
+  // Expired table files (data-like names) are never foreign, however many.
+  std::vector<ListedEntry> expired;
+  for (int i = 0; i < 50; ++i) expired.push_back(F("date=" + std::to_string(i) + "/part-0.parquet", kOld, 1000));
+  auto normal = PlanVacuum(expired, {}, {}, Options());
+  ASSERT_TRUE(normal.ok());
+  EXPECT_EQ(normal->files_to_delete, 50);
+  EXPECT_EQ(normal->foreign_files, 0);
+  EXPECT_FALSE(ForeignFilesRefusal(*normal, 1, 1).has_value());
+  // LITE candidates come from the log: never foreign.
+  auto lite = PlanVacuumLite({F("notes.txt", kOld)}, {}, {}, Options());
+  ASSERT_TRUE(lite.ok());
+  EXPECT_EQ(lite->files_to_delete, 1);
+  EXPECT_EQ(lite->foreign_files, 0);
+}
+
 TEST(VacuumLiteTest, DiffsLogCandidatesAgainstValidSet) {
   const std::vector<ListedEntry> candidates = {
       F("date=1/removed_long_ago", kOld), F("date=1/removed_long_ago", kOld),  // duplicate
