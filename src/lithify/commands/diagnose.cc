@@ -13,6 +13,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/commands/auto_compact.h"
+#include "lithify/commands/vacuum.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/ddl.h"
 #include "lithify/delta/snapshot.h"
@@ -161,6 +162,7 @@ FindingEffect EffectOf(const Outcome& oc, bool simulated, std::string descriptio
 // ---- the facts -------------------------------------------------------------------------
 
 struct Facts {
+  io::FileSystem* fs = nullptr;
   const delta::Snapshot* snap = nullptr;
   DiagnoseOptions options;
   int64_t now_ms = 0;
@@ -811,13 +813,33 @@ Status TombstoneFacts(const Facts& f, Diagnosis* d) {
     int64_t latest_ms = std::numeric_limits<int64_t>::min();
   };
   std::map<std::string_view, Removed> removed;
+  int64_t oldest_ms = std::numeric_limits<int64_t>::max();
   for (const delta::Tombstone& t : f.snap->tombstones()) {
     if (live.count(t.path) > 0) continue;
     Removed& r = removed[t.path];
     r.size = std::max(r.size, t.remove.size.value_or(0));
     r.latest_ms = std::max(r.latest_ms, t.remove.deletion_timestamp.value_or(0));
+    oldest_ms = std::min(oldest_ms, r.latest_ms);
   }
+  // Files a completed VACUUM already deleted stay in the log as tombstones until a
+  // checkpoint drops them: not awaiting VACUUM. Only a VACUUM committed after the oldest
+  // removal can have deleted one (an hour of slack for the writers' and the storage's
+  // clocks), so the walk back through the commits stops there.
+  std::optional<CompletedVacuum> last;
+  if (!removed.empty()) {
+    constexpr int64_t kClockSlackMs = 3'600'000;
+    const int64_t not_before = oldest_ms < std::numeric_limits<int64_t>::min() + kClockSlackMs
+                                   ? std::numeric_limits<int64_t>::min()
+                                   : oldest_ms - kClockSlackMs;
+    LITHIFY_ASSIGN_OR_RETURN(last, FindLastCompletedVacuum(f.fs, f.snap->table_root(), f.snap->version(), not_before));
+  }
+  if (last) v.last_vacuum_version = last->end_version;
   for (const auto& [path, r] : removed) {
+    if (last && r.latest_ms < last->delete_before_ms) {
+      ++v.vacuumed;
+      v.vacuumed_bytes += r.size;
+      continue;
+    }
     ++v.tombstones;
     v.tombstone_bytes += r.size;
     if (r.latest_ms + v.retention_ms < f.now_ms) {
@@ -892,6 +914,7 @@ Result<Diagnosis> Diagnose(io::FileSystem* fs, const std::string& root, const Di
   }
   const delta::Snapshot& snap = **loaded;
   Facts f;
+  f.fs = fs;
   f.snap = &snap;
   f.options = options;
   f.now_ms = options.now_ms != 0 ? options.now_ms : WallMs();
@@ -1001,7 +1024,10 @@ nlohmann::ordered_json DiagnosisToJson(const Diagnosis& d) {
                  {"tombstone_bytes", d.vacuum.tombstone_bytes},
                  {"expired", d.vacuum.expired},
                  {"expired_bytes", d.vacuum.expired_bytes},
-                 {"retention_ms", d.vacuum.retention_ms}};
+                 {"retention_ms", d.vacuum.retention_ms},
+                 {"vacuumed", d.vacuum.vacuumed},
+                 {"vacuumed_bytes", d.vacuum.vacuumed_bytes},
+                 {"last_vacuum_version", d.vacuum.last_vacuum_version ? J(*d.vacuum.last_vacuum_version) : J(nullptr)}};
   j["files_with_deletion_vectors"] = d.files_with_deletion_vectors;
   j["deleted_rows"] = d.deleted_rows;
   J findings = J::array();

@@ -1,6 +1,7 @@
 // Diagnose: what is wrong with a Delta table's layout, why, and what to do about it.
 //
-// Reads the latest snapshot (metadata only: the log, never a data file) and reports
+// Reads the latest snapshot (metadata only: the log, never a data file; the commits back
+// to the latest completed VACUUM for its horizon) and reports
 //  - the layout: file count, bytes, average file size, the files-per-partition histogram,
 //    the partitions that can never compact (at most one file), Spark's scan-task count;
 //  - the target file size in force and where it came from (planner/target_size.h, the
@@ -12,7 +13,8 @@
 //  - for clustered tables: ZCubes by their ZCUBE_ID tag, sealed (>= min cube size) and
 //    open cubes with the bytes a nightly OPTIMIZE would rewrite, files built from other
 //    clustering keys (ZCUBE_ZORDER_BY differs from the current columns);
-//  - tombstones awaiting VACUUM and their bytes;
+//  - tombstones awaiting VACUUM and their bytes (files the latest completed VACUUM
+//    deleted, as its VACUUM START / END commits record, are not awaiting it);
 //  - deleted rows held by deletion vectors;
 // and turns those facts into Findings, most important first. Each finding has a stable
 // snake_case `code` (docs/diagnose.md lists them), a severity, a one-line title, a detail
@@ -142,13 +144,19 @@ struct ClusteringStatus {
 };
 
 struct VacuumStatus {
-  // Removed files still recorded in the log and no longer live (a remove that only
-  // retired an older deletion vector of a live file is not counted).
+  // Removed files still recorded in the log, no longer live (a remove that only retired
+  // an older deletion vector of a live file is not counted) and not yet deleted by a
+  // VACUUM: awaiting one.
   int64_t tombstones = 0;
   int64_t tombstone_bytes = 0;
   int64_t expired = 0;  // past the retention: a VACUUM now would delete them
   int64_t expired_bytes = 0;
   int64_t retention_ms = 0;  // delta.deletedFileRetentionDuration
+  // Removed files the latest completed VACUUM (its VACUUM START / END commits,
+  // commands::FindLastCompletedVacuum) already deleted: removed before its horizon.
+  int64_t vacuumed = 0;
+  int64_t vacuumed_bytes = 0;
+  std::optional<int64_t> last_vacuum_version;  // its VACUUM END
 };
 
 struct Diagnosis {

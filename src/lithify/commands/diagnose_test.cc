@@ -3,9 +3,11 @@
 // be named by the first finding, with its numbers and an effect from the real planners.
 #include "lithify/base/temp_dir.h"
 #include "lithify/commands/diagnose.h"
+#include "lithify/commands/vacuum.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -31,6 +33,11 @@ namespace {
 
 using parquet::Value;
 using Rows = std::vector<std::vector<Value>>;
+
+int64_t WallMsForTest() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 class DiagnoseTest : public ::testing::Test {
  protected:
@@ -376,6 +383,61 @@ TEST_F(DiagnoseTest, TombstonesAwaitVacuum) {
   EXPECT_EQ(t->severity, Severity::kWarning);  // as large as the table itself
   EXPECT_EQ(d2.findings[0].code, "tombstones_awaiting_vacuum") << Codes(d2);
   EXPECT_NE(t->recommendation.find("lithify vacuum TABLE"), std::string::npos) << t->recommendation;
+}
+
+// Issue 14 defect 14: once a VACUUM deleted the expired files, diagnose no longer says
+// they await one, although their tombstones stay in the log until a checkpoint drops
+// them; a tombstone still inside the retention at that VACUUM is still reported.
+TEST_F(DiagnoseTest, FilesVacuumDeletedNoLongerAwaitVacuum) {
+  Create("id long, v string", {});
+  Commit(Write(IdRows(0, 500)));
+  Commit(Write(IdRows(500, 500)));
+  Commit(Write(IdRows(1000, 500)));
+  DeleteSpec del;
+  del.predicate = "id < 500";  // the first file: removed
+  ASSERT_TRUE(DeleteRows(fs_.get(), root(), del).ok());
+
+  // A VACUUM now keeps the young tombstone: still awaiting.
+  VacuumSpec young;
+  auto kept = Vacuum(fs_.get(), root(), young);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  ASSERT_EQ(kept->files_deleted, 0);
+  Diagnosis d0 = Run();
+  EXPECT_EQ(d0.vacuum.tombstones, 1);
+  EXPECT_EQ(d0.vacuum.vacuumed, 0);
+
+  // Thirty days on, a VACUUM deletes it; the log still holds the tombstone.
+  const int64_t later = WallMsForTest() + int64_t{30} * 24 * 3600 * 1000;
+  VacuumSpec vs;
+  vs.now_ms = later;
+  auto v = Vacuum(fs_.get(), root(), vs);
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  ASSERT_EQ(v->files_deleted, 1);
+  auto snap = delta::Snapshot::Load(fs_.get(), root());
+  ASSERT_TRUE(snap.ok());
+  ASSERT_FALSE((*snap)->tombstones().empty());
+
+  DiagnoseOptions o;
+  o.now_ms = later;
+  Diagnosis d = Run(o);
+  EXPECT_EQ(d.vacuum.tombstones, 0);
+  EXPECT_EQ(d.vacuum.expired, 0);
+  EXPECT_EQ(d.vacuum.vacuumed, 1);
+  EXPECT_GT(d.vacuum.vacuumed_bytes, 0);
+  ASSERT_TRUE(d.vacuum.last_vacuum_version.has_value());
+  EXPECT_EQ(*d.vacuum.last_vacuum_version, *v->end_version);
+  EXPECT_EQ(Find(d, "tombstones_awaiting_vacuum"), nullptr) << Codes(d);
+  EXPECT_EQ(DiagnosisToJson(d)["vacuum"]["vacuumed"], 1);
+
+  // A file removed after that VACUUM (on the same clock) awaits the next one.
+  DeleteSpec del2;
+  del2.predicate = "id >= 1000";
+  del2.transaction.now_ms = [later] { return later + 1000; };
+  ASSERT_TRUE(DeleteRows(fs_.get(), root(), del2).ok());
+  Diagnosis d2 = Run(o);
+  EXPECT_EQ(d2.vacuum.tombstones, 1);
+  EXPECT_EQ(d2.vacuum.vacuumed, 1);
+  EXPECT_NE(Find(d2, "tombstones_awaiting_vacuum"), nullptr) << Codes(d2);
 }
 
 // Many small files in an unpartitioned table: OPTIMIZE is the answer.
