@@ -57,12 +57,16 @@ Status WriteGenerated(const delta::StructType& schema, const AppendSpec& spec,
   return GenerateRows(schema, g, sink);
 }
 
+InputFormat FormatOf(const AppendSpec& spec, const std::string& path) {
+  return spec.format ? *spec.format : InputFormatFromPath(path);
+}
+
 // Without optimized writes each input gets its own files (Spark: one file per task and
 // partition); with them, rows of all inputs share each partition's file.
 Status WriteInputs(io::FileSystem* fs, const delta::StructType& schema, const AppendSpec& spec,
                    bool optimize_write, delta::DataFileWriter* writer) {
   for (const std::string& path : spec.inputs) {
-    const InputFormat format = spec.format ? *spec.format : InputFormatFromPath(path);
+    const InputFormat format = FormatOf(spec, path);
     auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
       Status st = writer->WriteRows(rows);
       if (!st.ok()) return st.WithContextF("{}", path);
@@ -75,13 +79,52 @@ Status WriteInputs(io::FileSystem* fs, const delta::StructType& schema, const Ap
   return Status::OK();
 }
 
-// The failure of an append before its commit, saying what was left behind.
-Status NothingCommitted(const Status& st, int64_t orphans) {
-  if (orphans == 0) return st.WithContext("append failed, nothing was committed");
+// Every input is opened and checked (commands::CheckInput) before the first data file
+// is written, so a missing or mismatching input leaves nothing behind.
+Status CheckInputs(io::FileSystem* fs, const delta::StructType& schema, const AppendSpec& spec) {
+  for (const std::string& path : spec.inputs) {
+    LITHIFY_RETURN_NOT_OK(CheckInput(fs, path, FormatOf(spec, path), schema));
+  }
+  return Status::OK();
+}
+
+// The failure of an append before its commit: nothing committed. `written` are the data
+// files it had written (relative paths): deleted again when `discard`, since no version
+// references them; else (a commit whose outcome is unknown) left for VACUUM.
+Status NothingCommitted(io::FileSystem* fs, const std::string& root, const Status& st,
+                        const std::vector<std::string>& written, bool discard = true) {
+  if (written.empty()) return st.WithContext("append failed, nothing was committed");
+  if (!discard) {
+    return st.WithContextF(
+        "append failed, nothing was committed ({} data file(s) already written are not part of "
+        "the table and will be removed by VACUUM)",
+        written.size());
+  }
+  Status first;
+  int64_t kept = 0;
+  for (const std::string& rel : written) {
+    Status d = fs->Delete(io::JoinPath(root, rel));
+    if (d.ok()) continue;
+    ++kept;
+    if (first.ok()) first = d;
+  }
+  if (kept == 0) {
+    return st.WithContextF(
+        "append failed, nothing was committed (the {} data file(s) already written were deleted again; VACUUM "
+        "removes any directory they leave empty)",
+        written.size());
+  }
   return st.WithContextF(
-      "append failed, nothing was committed ({} data file(s) already written are not part of "
-      "the table and will be removed by VACUUM)",
-      orphans);
+      "append failed, nothing was committed ({} data file(s) already written; {} could not be deleted ({}) and "
+      "are not part of the table: VACUUM removes them)",
+      written.size(), kept, first.message());
+}
+
+// A failed commit that certainly wrote nothing (a conflict or a refused action set), as
+// opposed to a storage error whose outcome may be unknown.
+bool CertainlyNotCommitted(const Status& st) {
+  return st.code() == StatusCode::kConflict || st.IsInvalidArgument() || st.IsNotSupported() ||
+         st.IsAlreadyExists();
 }
 
 // Delta's precedence: the write option, else the table property, else off.
@@ -117,6 +160,8 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
     return Status::NotSupported("cannot append to {}: {}", root, snapshot->write_block_reason());
   }
   LITHIFY_ASSIGN_OR_RETURN(const bool optimize_write, OptimizeWriteEnabled(spec, snapshot->properties()));
+  Status checked = CheckInputs(fs, snapshot->schema(), spec);
+  if (!checked.ok()) return checked.WithContext("append failed before writing anything, nothing was committed");
   delta::DataWriterOptions writer_options = spec.writer;
   writer_options.optimize_write = optimize_write;
   LITHIFY_ASSIGN_OR_RETURN(
@@ -126,13 +171,12 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
                             : WriteInputs(fs, snapshot->schema(), spec, optimize_write, writer.get());
   if (!st.ok()) {
     writer->Abort();
-    return NothingCommitted(st, writer->files_closed());
+    return NothingCommitted(fs, root, st, writer->closed_files());
   }
-  const int64_t closed_before_finish = writer->files_closed();
   auto adds = writer->Finish();
   if (!adds.ok()) {
     writer->Abort();
-    return NothingCommitted(adds.status(), closed_before_finish);
+    return NothingCommitted(fs, root, adds.status(), writer->closed_files());
   }
 
   AppendResult result;
@@ -144,7 +188,7 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   result.metrics.num_output_rows = writer->rows_written();
 
   auto txn = delta::Transaction::Begin(snapshot, spec.transaction);
-  if (!txn.ok()) return NothingCommitted(txn.status(), result.metrics.num_files);
+  if (!txn.ok()) return NothingCommitted(fs, root, txn.status(), writer->closed_files());
   std::vector<planner::PartitionValues> touched;
   for (delta::AddFile& a : *adds) {
     touched.push_back(a.partition_values);
@@ -157,7 +201,9 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
                         {"numOutputRows", std::to_string(result.metrics.num_output_rows)},
                         {"numOutputBytes", std::to_string(result.metrics.num_output_bytes)}});
   auto commit = (*txn)->Commit();
-  if (!commit.ok()) return NothingCommitted(commit.status(), result.metrics.num_files);
+  if (!commit.ok()) {
+    return NothingCommitted(fs, root, commit.status(), writer->closed_files(), CertainlyNotCommitted(commit.status()));
+  }
   result.commit = std::move(*commit);
   AutoCompactOptions ac = spec.auto_compact;
   ac.transaction = spec.transaction;

@@ -6,10 +6,16 @@
 // The commit reads nothing (isBlindAppend), so it never conflicts with concurrent
 // appends and only conflicts with metadata/protocol changes.
 //
-// Errors: anything before the commit (unreadable or mismatching input, IO failure while
-// writing) aborts the writer and commits nothing; data files already closed are left
-// behind as orphans that no version references (VACUUM removes them), and the message
-// says so. Input that does not match the table schema is InvalidArgument naming the
+// Inputs are checked first: every input is opened and validated (exists, readable, of
+// its format, header / schema matching the table, first row converting;
+// commands::CheckInput) before the first data file is written, so such a failure leaves
+// nothing behind. Anything later before the commit (a bad row further on, an IO failure
+// while writing) aborts the writer, commits nothing and deletes the data files already
+// closed (no version references them); the message says how many, and names any that
+// could not be deleted (VACUUM removes those). Directories they leave empty stay for
+// VACUUM: removing one could pull it from under a concurrent writer about to use it. A
+// commit that failed with a storage error whose outcome may be unknown keeps its files
+// (they may be committed). Input that does not match the table schema is InvalidArgument naming the
 // file, line/row, column and value. NotSupported when the table's protocol blocks
 // writes. Memory is bounded: rows flow in batches, at most max_open_files files open.
 //

@@ -258,6 +258,68 @@ TEST(Append, InjectedIoFailureMidwayCommitsNothing) {
   EXPECT_EQ(r3->metrics.num_output_rows, 300);
 }
 
+// Every data file under the table root (anything outside _delta_log).
+std::vector<std::string> DataFiles(io::FileSystem* fs, const std::string& root) {
+  std::vector<std::string> out;
+  auto list = fs->ListRecursive(root);
+  EXPECT_TRUE(list.ok());
+  if (!list.ok()) return out;
+  for (const auto& f : *list) {
+    if (f.path.find("/_delta_log/") == std::string::npos) out.push_back(f.path);
+  }
+  return out;
+}
+
+// Issue 14 defect 8: `append --from a.csv a.csv missing.csv` must not write a.csv's rows
+// before finding that missing.csv is not there: every input is opened and checked
+// first, nothing is written.
+TEST(Append, EveryInputCheckedBeforeTheFirstDataFile) {
+  auto fs = io::NewMemoryFileSystem();
+  CreateTable(fs.get(), "/t", Struct({Field("id", Prim("long")), Field("s", Prim("string"))}), {});
+  WriteText(fs.get(), "/a.csv", "id,s\n1,x\n2,y\n");
+  WriteText(fs.get(), "/wrong-header.csv", "id,nope\n1,x\n");
+  WriteText(fs.get(), "/bad-first.jsonl", "{\"id\":\"one\"}\n");
+  WriteText(fs.get(), "/not-parquet.bin", "this is no parquet file");
+  WriteText(fs.get(), "/empty.csv", "");
+  for (const char* last : {"/missing.csv", "/wrong-header.csv", "/bad-first.jsonl", "/not-parquet.bin", "/empty.csv"}) {
+    AppendSpec spec;
+    spec.inputs = {"/a.csv", "/a.csv", last};
+    io::FaultInjectingFileSystem counting(fs.get());
+    auto r = AppendRows(&counting, "/t", spec);
+    ASSERT_FALSE(r.ok()) << last;
+    EXPECT_NE(r.status().message().find(last + 1), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find("append failed before writing anything, nothing was committed"), std::string::npos)
+        << r.status().message();
+    EXPECT_EQ(counting.calls(io::FsOp::kCreate), 0) << last << ": a data file was started";
+    EXPECT_EQ(LatestVersion(fs.get(), "/t"), 0);
+    EXPECT_TRUE(DataFiles(fs.get(), "/t").empty()) << last;
+  }
+}
+
+// Defect 8, the rest: a failure found only while writing (a bad row deep in the second
+// input, after the first input's file was closed) removes every data file written.
+TEST(Append, FailureAfterFilesWereWrittenRemovesThem) {
+  auto fs = io::NewMemoryFileSystem();
+  CreateTable(fs.get(), "/t", Struct({Field("id", Prim("long")), Field("s", Prim("string"))}), {});
+  WriteText(fs.get(), "/a.jsonl", "{\"id\":1,\"s\":\"a\"}\n{\"id\":2,\"s\":\"b\"}\n");
+  WriteText(fs.get(), "/late-bad.jsonl", "{\"id\":3,\"s\":\"c\"}\n{\"id\":\"four\",\"s\":\"d\"}\n");
+  AppendSpec spec;
+  spec.inputs = {"/a.jsonl", "/a.jsonl", "/late-bad.jsonl"};
+  auto r = AppendRows(fs.get(), "/t", spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("late-bad.jsonl line 2"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("the 2 data file(s) already written were deleted again"), std::string::npos)
+      << r.status().message();
+  EXPECT_EQ(LatestVersion(fs.get(), "/t"), 0);
+  EXPECT_TRUE(DataFiles(fs.get(), "/t").empty());
+  // The same inputs without the bad one commit normally.
+  spec.inputs = {"/a.jsonl", "/a.jsonl"};
+  auto ok = AppendRows(fs.get(), "/t", spec);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->metrics.num_output_rows, 4);
+  EXPECT_EQ(DataFiles(fs.get(), "/t").size(), 2u);
+}
+
 TEST(Append, RefusesTablesLithifyCannotWrite) {
   auto fs = io::NewMemoryFileSystem();
   // A protocol lithify cannot write, committed by hand (a Transaction would refuse it).

@@ -1846,4 +1846,19 @@ Status ReadInput(io::FileSystem* fs, const std::string& path, InputFormat format
   return batcher.Flush();
 }
 
+Status CheckInput(io::FileSystem* fs, const std::string& path, InputFormat format,
+                  const delta::StructType& schema) {
+  // The reading path itself, stopped after the first row: whatever it accepts here it
+  // accepts when the rows are read for real, and no second parser can disagree.
+  bool stopped = false;
+  Status st = ReadInput(
+      fs, path, format, schema,
+      [&](std::vector<std::vector<Value>>&&) {
+        stopped = true;
+        return Status::Cancelled("first row read");
+      },
+      1);
+  return stopped ? Status::OK() : st;
+}
+
 }  // namespace lithify::commands

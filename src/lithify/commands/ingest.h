@@ -71,4 +71,12 @@ Status ReadInput(io::FileSystem* fs, const std::string& path, InputFormat format
                  const delta::StructType& schema, const RowSink& sink,
                  size_t batch_rows = 8192);
 
+// Opens and validates `path` before anything is written: it exists and is readable, it
+// is of `format` (a Parquet footer that parses), its header (CSV) or schema (Parquet)
+// matches the table's, and its first row converts. Done by ReadInput itself, stopped
+// after the first row, so the errors are ReadInput's (naming the file). A later row can
+// still be refused when the whole file is read.
+Status CheckInput(io::FileSystem* fs, const std::string& path, InputFormat format,
+                  const delta::StructType& schema);
+
 }  // namespace lithify::commands

@@ -400,6 +400,7 @@ struct DataFileWriter::Impl {
   int64_t rows_given = 0;
   int64_t rows_written = 0;
   std::vector<AddFile> added;
+  std::vector<std::string> closed;  // relative paths of `added`, kept after Finish
   Status error;
   bool finished = false;
 
@@ -427,6 +428,7 @@ struct DataFileWriter::Impl {
     --open_files;
     if (!meta.ok()) return meta.status().WithContextF("{}", io::JoinPath(root, p.rel_path));
     added.push_back(MakeDataFileAdd(p.rel_path, p.values, size, p.stats->ToJson()));
+    closed.push_back(p.rel_path);
     p.rows = 0;
     return Status::OK();
   }
@@ -552,7 +554,8 @@ Result<std::unique_ptr<DataFileWriter>> DataFileWriter::Open(io::FileSystem* fs,
 const parquet::Schema& DataFileWriter::file_schema() const { return impl_->file_schema; }
 
 int64_t DataFileWriter::rows_written() const { return impl_->rows_written; }
-int64_t DataFileWriter::files_closed() const { return static_cast<int64_t>(impl_->added.size()); }
+int64_t DataFileWriter::files_closed() const { return static_cast<int64_t>(impl_->closed.size()); }
+const std::vector<std::string>& DataFileWriter::closed_files() const { return impl_->closed; }
 
 Status DataFileWriter::WriteRows(const std::vector<std::vector<parquet::Value>>& rows) {
   Impl& m = *impl_;

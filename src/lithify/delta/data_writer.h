@@ -25,7 +25,7 @@
 // Nothing a writer produces is visible in the table until a Transaction commits the
 // AddFiles Finish returns. Abort (or destruction without Finish) discards open files;
 // files already closed (rolled over or evicted) stay on storage as orphans that no
-// commit references (VACUUM removes them).
+// commit references, until the caller deletes them (closed_files()) or VACUUM does.
 //
 // A DataFileWriter is used by one thread. Errors are sticky: after a failure every
 // call returns the first error.
@@ -123,6 +123,9 @@ class DataFileWriter {
   int64_t rows_written() const;
   // Files closed so far (they exist on storage; orphans unless committed).
   int64_t files_closed() const;
+  // Their paths relative to the table root (not encoded), in the order they were closed;
+  // still valid after Finish, so a caller whose commit failed can delete them.
+  const std::vector<std::string>& closed_files() const;
 
  private:
   struct Impl;
