@@ -129,6 +129,34 @@ Result<commands::AppendSpec> ToSpec(const AppendFlags& f) {
   return spec;
 }
 
+// The append's report: text, or one JSON object.
+Status Print(const AppendFlags& f, const commands::AppendResult& r, const Context& ctx) {
+  const commands::AppendMetrics& m = r.metrics;
+  if (ctx.json) {
+    nlohmann::ordered_json j;
+    j["version"] = r.commit.version;
+    j["numFiles"] = m.num_files;
+    j["numOutputRows"] = m.num_output_rows;
+    j["numOutputBytes"] = m.num_output_bytes;
+    j["attempts"] = r.commit.attempts;
+    j["checkpointWritten"] = r.commit.checkpoint_written;
+    if (r.commit.checkpoint_error) j["checkpointError"] = *r.commit.checkpoint_error;
+    j["optimizedWrite"] = r.optimized_write;
+    j["autoCompaction"] = AutoCompactJson(r.auto_compaction, r.auto_compaction_warning);
+    LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
+    return FlushStdout();
+  }
+  std::string text = fmt::format(
+      "appended to {}\nversion      {}\nfiles added  {}\nrows         {}\nbytes        {}\n",
+      f.table, r.commit.version, m.num_files, m.num_output_rows, m.num_output_bytes);
+  if (r.commit.checkpoint_error) {
+    text += fmt::format("warning: the post-commit checkpoint failed: {}\n", *r.commit.checkpoint_error);
+  }
+  text += AutoCompactText(r.auto_compaction, r.auto_compaction_warning);
+  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
+  return FlushStdout();
+}
+
 Status RunAppend(const AppendFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(commands::AppendSpec spec, ToSpec(f));
   bool progress_shown = false;
@@ -146,30 +174,7 @@ Status RunAppend(const AppendFlags& f, const Context& ctx) {
   Result<commands::AppendResult> r = commands::AppendRows(fs.get(), f.table, spec);
   if (progress_shown) std::fprintf(stderr, "\n");
   if (!r.ok()) return r.status();
-  const commands::AppendMetrics& m = r->metrics;
-  if (ctx.json) {
-    nlohmann::ordered_json j;
-    j["version"] = r->commit.version;
-    j["numFiles"] = m.num_files;
-    j["numOutputRows"] = m.num_output_rows;
-    j["numOutputBytes"] = m.num_output_bytes;
-    j["attempts"] = r->commit.attempts;
-    j["checkpointWritten"] = r->commit.checkpoint_written;
-    if (r->commit.checkpoint_error) j["checkpointError"] = *r->commit.checkpoint_error;
-    j["optimizedWrite"] = r->optimized_write;
-    j["autoCompaction"] = AutoCompactJson(r->auto_compaction, r->auto_compaction_warning);
-    LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
-    return FlushStdout();
-  }
-  std::string text = fmt::format(
-      "appended to {}\nversion      {}\nfiles added  {}\nrows         {}\nbytes        {}\n",
-      f.table, r->commit.version, m.num_files, m.num_output_rows, m.num_output_bytes);
-  if (r->commit.checkpoint_error) {
-    text += fmt::format("warning: the post-commit checkpoint failed: {}\n", *r->commit.checkpoint_error);
-  }
-  text += AutoCompactText(r->auto_compaction, r->auto_compaction_warning);
-  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return FlushStdout();
+  return AfterCommit(CommittedText(f.table, r->commit.version, r->auto_compaction), Print(f, *r, ctx));
 }
 
 }  // namespace

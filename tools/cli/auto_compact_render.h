@@ -1,11 +1,13 @@
 // Rendering of the post-commit auto-compaction outcome shared by `append` and `delete`
-// (commands/auto_compact.h): one human line, or a JSON value. Rendering only; pure.
+// (commands/auto_compact.h): one human line, or a JSON value; and what both committed.
+// Rendering only; pure.
 #pragma once
 
 #include <optional>
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "lithify/commands/auto_compact.h"
@@ -38,6 +40,17 @@ inline nlohmann::ordered_json AutoCompactJson(const std::optional<commands::Opti
   j["partitionsOptimized"] = r->metrics.partitions_optimized;
   j["summary"] = r->log.summary;
   return j;
+}
+
+// What append / delete committed, for AfterCommit: "version 5 of TABLE", plus the
+// versions of the post-commit auto compaction when it committed.
+inline std::string CommittedText(const std::string& table, int64_t version,
+                                 const std::optional<commands::OptimizeResult>& auto_compaction) {
+  std::string text = fmt::format("version {} of {}", version, table);
+  if (auto_compaction && !auto_compaction->versions.empty()) {
+    text += fmt::format(" (and auto compaction version {})", fmt::join(auto_compaction->versions, ", "));
+  }
+  return text;
 }
 
 }  // namespace lithify::cli

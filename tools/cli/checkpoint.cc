@@ -22,6 +22,7 @@ struct CheckpointFlags {
 Status RunCheckpoint(const CheckpointFlags& f, const Context& ctx) {
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
   LITHIFY_ASSIGN_OR_RETURN(delta::CheckpointWriteResult r, commands::Checkpoint(fs.get(), f.table));
+  Status printed;
   if (ctx.json) {
     nlohmann::ordered_json j;
     j["version"] = r.version;
@@ -29,13 +30,15 @@ Status RunCheckpoint(const CheckpointFlags& f, const Context& ctx) {
     j["actions"] = r.num_actions;
     j["addFiles"] = r.num_add_files;
     j["sizeInBytes"] = r.size_bytes;
-    LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
-    return FlushStdout();
+    printed = WriteStdout(j.dump() + "\n");
+  } else {
+    printed = WriteStdout(fmt::format(
+        "checkpoint written\nversion      {}\npath         {}\nactions      {}\nadd files    {}\nsize         {} "
+        "bytes\n",
+        r.version, r.path, r.num_actions, r.num_add_files, r.size_bytes));
   }
-  LITHIFY_RETURN_NOT_OK(WriteStdout(fmt::format(
-      "checkpoint written\nversion      {}\npath         {}\nactions      {}\nadd files    {}\nsize         {} bytes\n",
-      r.version, r.path, r.num_actions, r.num_add_files, r.size_bytes)));
-  return FlushStdout();
+  if (printed.ok()) printed = FlushStdout();
+  return AfterCommit(fmt::format("the checkpoint of version {} of {} ({})", r.version, f.table, r.path), printed);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 //
 // Every command registers a CLI11 subcommand and a runner. main() parses, runs the
 // selected runner and maps its Status to the exit code: 0 ok, 1 failure, 2 usage error
-// (CLI11 parse errors and InvalidArgument raised while interpreting flags).
+// (CLI11 parse errors and InvalidArgument raised while interpreting flags), 3 committed
+// but the output failed (AfterCommit: the table changed, so the command must not be
+// retried as if nothing had happened).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -44,5 +46,15 @@ template <typename... Args>
 Status UsageError(fmt::format_string<Args...> f, Args&&... a) {
   return Status::InvalidArgument("usage: {}", fmt::format(f, std::forward<Args>(a)...));
 }
+
+// Exit code 3: the command committed, then failed to report it.
+inline constexpr int kExitCommittedOutputFailed = 3;
+inline constexpr std::string_view kCommittedPrefix = "committed: ";
+
+// What a committing command returns once its commit is in the log: OK when `report`
+// (rendering and printing the result) is, else an error whose message starts with
+// kCommittedPrefix and says what was committed (`committed`, e.g. "version 5 of t"), so
+// main() exits 3 and a script does not retry a write that already happened.
+Status AfterCommit(std::string_view committed, const Status& report);
 
 }  // namespace lithify::cli

@@ -44,7 +44,7 @@ Status CheckColumnList(std::string_view flag, const std::vector<std::string>& co
 }
 
 // Reports the committed version with the protocol of that version, as describe shows it.
-Status Report(std::string_view verb, const std::string& table, const delta::CommitResult& r, const Context& ctx) {
+Status Print(std::string_view verb, const std::string& table, const delta::CommitResult& r, const Context& ctx) {
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
   LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d,
                            commands::DescribeDetail(fs.get(), table, delta::VersionSpec::AtVersion(r.version)));
@@ -73,6 +73,11 @@ Status Report(std::string_view verb, const std::string& table, const delta::Comm
   if (r.checkpoint_error) text += "warning: post-commit checkpoint failed: " + *r.checkpoint_error + "\n";
   LITHIFY_RETURN_NOT_OK(WriteStdout(text));
   return FlushStdout();
+}
+
+// A failure after the commit (describing or printing it) says what was committed.
+Status Report(std::string_view verb, const std::string& table, const delta::CommitResult& r, const Context& ctx) {
+  return AfterCommit(fmt::format("version {} of {}", r.version, table), Print(verb, table, r, ctx));
 }
 
 // ---- create ----

@@ -24,6 +24,50 @@ struct DeleteFlags {
   bool no_auto_compact = false;  // --no-auto-compact
 };
 
+// The delete's report: text, or one JSON object with Delta's metrics.
+Status Print(const DeleteFlags& f, const commands::DeleteResult& r, const Context& ctx) {
+  const auto& m = r.metrics;
+  auto metric = [&](const char* k) {
+    auto it = m.find(k);
+    return it == m.end() ? int64_t{0} : it->second;
+  };
+  const int64_t touched = metric("numRemovedFiles") + metric("numDeletionVectorsAdded") +
+                          metric("numDeletionVectorsUpdated");
+  const int64_t dvs = metric("numDeletionVectorsAdded") + metric("numDeletionVectorsUpdated");
+  if (ctx.json) {
+    nlohmann::ordered_json j;
+    j["table"] = f.table;
+    j["read_version"] = r.read_version;
+    j["version"] = r.commit ? nlohmann::ordered_json(r.commit->version) : nlohmann::ordered_json(nullptr);
+    j["deleted_rows"] = metric("numDeletedRows");
+    j["files_touched"] = touched;
+    j["files_scanned"] = r.files_scanned;
+    j["deletion_vectors_written"] = dvs;
+    j["deletion_vector_files_written"] = r.dv_files_written;
+    j["message"] = r.message;
+    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : m) metrics[k] = v;
+    j["metrics"] = std::move(metrics);
+    j["autoCompaction"] = AutoCompactJson(r.auto_compaction, r.auto_compaction_warning);
+    LITHIFY_RETURN_NOT_OK(
+        WriteStdout(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
+    return FlushStdout();
+  }
+  std::string text;
+  if (r.commit) {
+    text = fmt::format(
+        "version {}: deleted {} rows; files touched {} (removed {}, added {}); deletion vectors written {} in {} "
+        "file(s)\n",
+        r.commit->version, metric("numDeletedRows"), touched, metric("numRemovedFiles"), metric("numAddedFiles"),
+        dvs, r.dv_files_written);
+  } else {
+    text = r.message + "\n";
+  }
+  text += AutoCompactText(r.auto_compaction, r.auto_compaction_warning);
+  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
+  return FlushStdout();
+}
+
 Status RunDelete(const DeleteFlags& f, const Context& ctx) {
   // Deleting every row must be asked for explicitly.
   if (f.where_given && f.all) return UsageError("--where and --all cannot be used together");
@@ -41,46 +85,9 @@ Status RunDelete(const DeleteFlags& f, const Context& ctx) {
     }
     return st;
   }
-  const auto& m = r->metrics;
-  auto metric = [&](const char* k) {
-    auto it = m.find(k);
-    return it == m.end() ? int64_t{0} : it->second;
-  };
-  const int64_t touched = metric("numRemovedFiles") + metric("numDeletionVectorsAdded") +
-                          metric("numDeletionVectorsUpdated");
-  const int64_t dvs = metric("numDeletionVectorsAdded") + metric("numDeletionVectorsUpdated");
-  if (ctx.json) {
-    nlohmann::ordered_json j;
-    j["table"] = f.table;
-    j["read_version"] = r->read_version;
-    j["version"] = r->commit ? nlohmann::ordered_json(r->commit->version) : nlohmann::ordered_json(nullptr);
-    j["deleted_rows"] = metric("numDeletedRows");
-    j["files_touched"] = touched;
-    j["files_scanned"] = r->files_scanned;
-    j["deletion_vectors_written"] = dvs;
-    j["deletion_vector_files_written"] = r->dv_files_written;
-    j["message"] = r->message;
-    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : m) metrics[k] = v;
-    j["metrics"] = std::move(metrics);
-    j["autoCompaction"] = AutoCompactJson(r->auto_compaction, r->auto_compaction_warning);
-    LITHIFY_RETURN_NOT_OK(
-        WriteStdout(j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
-    return FlushStdout();
-  }
-  std::string text;
-  if (r->commit) {
-    text = fmt::format(
-        "version {}: deleted {} rows; files touched {} (removed {}, added {}); deletion vectors written {} in {} "
-        "file(s)\n",
-        r->commit->version, metric("numDeletedRows"), touched, metric("numRemovedFiles"), metric("numAddedFiles"),
-        dvs, r->dv_files_written);
-  } else {
-    text = r->message + "\n";
-  }
-  text += AutoCompactText(r->auto_compaction, r->auto_compaction_warning);
-  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return FlushStdout();
+  Status printed = Print(f, *r, ctx);
+  if (!r->commit) return printed;
+  return AfterCommit(CommittedText(f.table, r->commit->version, r->auto_compaction), printed);
 }
 
 }  // namespace

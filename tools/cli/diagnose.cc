@@ -76,8 +76,13 @@ std::string Facts(const commands::Diagnosis& d) {
   if (d.files_with_deletion_vectors > 0) {
     t += fmt::format("deletion vectors: {} files hide {} rows\n", d.files_with_deletion_vectors, d.deleted_rows);
   }
-  t += fmt::format("tombstones: {} ({}), {} past the retention\n", d.vacuum.tombstones, FormatBytes(d.vacuum.tombstone_bytes),
+  t += fmt::format("tombstones: {} ({}), {} past the retention", d.vacuum.tombstones, FormatBytes(d.vacuum.tombstone_bytes),
                    d.vacuum.expired);
+  if (d.vacuum.vacuumed > 0) {
+    t += fmt::format("; {} more ({}) already deleted by the VACUUM ending at version {}", d.vacuum.vacuumed,
+                     FormatBytes(d.vacuum.vacuumed_bytes), d.vacuum.last_vacuum_version.value_or(-1));
+  }
+  t += "\n";
   return t;
 }
 

@@ -17,20 +17,27 @@ bool IsUsageError(const Status& s) {
   return s.IsInvalidArgument() && s.message().rfind("usage: ", 0) == 0;
 }
 
+bool IsCommittedError(const Status& s) { return s.message().rfind(kCommittedPrefix, 0) == 0; }
+
 int ReportError(const Status& s, const Context& ctx) {
-  std::string msg = IsUsageError(s) ? s.message().substr(7) : s.message();
+  const bool committed = IsCommittedError(s);
+  std::string msg = IsUsageError(s) ? s.message().substr(7)
+                    : committed     ? s.message().substr(kCommittedPrefix.size())
+                                    : s.message();
   if (ctx.json) {
     nlohmann::json j = {{"error", {{"code", std::string(StatusCodeName(s.code()))},
                                    {"message", msg}}}};
+    if (committed) j["error"]["committed"] = true;
     std::cout << j.dump() << std::endl;
   }
   std::cerr << "lithify: error: " << msg << std::endl;
-  return IsUsageError(s) ? 2 : 1;
+  return IsUsageError(s) ? 2 : committed ? kExitCommittedOutputFailed : 1;
 }
 
 int Main(int argc, char** argv) {
   CLI::App app{"lithify: reads, writes and maintains lakehouse tables (Delta Lake).\n"
-               "Exit codes: 0 ok, 1 failure, 2 usage error.",
+               "Exit codes: 0 ok, 1 failure, 2 usage error, 3 committed but the output failed (the write is in "
+               "the table: do not retry it).",
                "lithify"};
   app.set_version_flag("--version", std::string("lithify ") + kVersion);
   app.require_subcommand(1);

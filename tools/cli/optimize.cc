@@ -229,13 +229,13 @@ Status RunOptimize(const OptimizeFlags& f, const Context& ctx) {
     }
     return st;
   }
-  if (ctx.json) {
-    LITHIFY_RETURN_NOT_OK(WriteStdout(
-        JsonOutput(*r, f).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
-    return FlushStdout();
-  }
-  LITHIFY_RETURN_NOT_OK(WriteStdout(HumanText(*r, f)));
-  return FlushStdout();
+  Status printed = ctx.json ? WriteStdout(JsonOutput(*r, f).dump(-1, ' ', false,
+                                                                  nlohmann::ordered_json::error_handler_t::replace) +
+                                          "\n")
+                            : WriteStdout(HumanText(*r, f));
+  if (printed.ok()) printed = FlushStdout();
+  if (r->versions.empty()) return printed;
+  return AfterCommit(fmt::format("{} of {}", VersionsText(r->versions), f.table), printed);
 }
 
 void AddCommonFlags(CLI::App* cmd, OptimizeFlags* f) {

@@ -19,6 +19,14 @@ Status FlushStdout() {
   return Status::OK();
 }
 
+Status AfterCommit(std::string_view committed, const Status& report) {
+  if (report.ok()) return report;
+  return Status(report.code(),
+                fmt::format("{}{} was committed, but reporting it failed: {}; the change is in the table, do not "
+                            "run the command again",
+                            kCommittedPrefix, committed, report.message()));
+}
+
 Result<parquet::RowFormat> CheckRowOutputFlags(const std::string& format, bool limit_given,
                                                int64_t limit,
                                                const std::vector<std::string>& columns) {

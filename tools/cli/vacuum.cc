@@ -27,6 +27,7 @@ struct VacuumFlags {
   bool dry_run = false;
   bool lite = false;
   bool disable_retention_check = false;
+  bool allow_foreign_files = false;
 };
 
 std::string Hours(int64_t ms) { return fmt::format("{:g} hours", static_cast<double>(ms) / 3'600'000.0); }
@@ -51,6 +52,13 @@ nlohmann::ordered_json ToJson(const commands::VacuumResult& r) {
   j["dirs_to_delete"] = r.dirs_to_delete;
   j["files_deleted"] = r.files_deleted;
   j["dirs_deleted"] = r.dirs_deleted;
+  j["temporaries_to_delete"] = r.temporaries_to_delete;
+  j["temporary_bytes_to_delete"] = r.temporary_bytes_to_delete;
+  j["foreign_files"] = {{"files", r.foreign_files},
+                        {"bytes", r.foreign_bytes},
+                        {"referenced_files", r.referenced_files},
+                        {"referenced_bytes", r.referenced_bytes},
+                        {"refusal", r.foreign_refusal ? J(*r.foreign_refusal) : J(nullptr)}};
   j["protected"] = {{"live", r.protected_files.live},
                     {"live_deletion_vector", r.protected_files.live_dv},
                     {"young_tombstone", r.protected_files.young_tombstone},
@@ -102,6 +110,14 @@ std::string ToText(const commands::VacuumResult& r) {
   if (r.deletions.size() > kPathsShown) {
     t += fmt::format("  ... and {} more (use --json for every path)\n", r.deletions.size() - kPathsShown);
   }
+  if (r.temporaries_to_delete > 0) {
+    t += fmt::format("of which {} temporary file(s) of killed writers ({})\n", r.temporaries_to_delete,
+                     planner::FormatBytes(r.temporary_bytes_to_delete));
+  }
+  if (r.foreign_refusal) {
+    t += fmt::format("{}: {}\n", r.dry_run ? "warning: a real run would be refused" : "warning (--allow-foreign-files)",
+                     *r.foreign_refusal);
+  }
   const commands::VacuumProtected& p = r.protected_files;
   t += fmt::format(
       "protected: {} live files, {} deletion-vector files of live files, {} files removed within the retention "
@@ -125,15 +141,17 @@ Status RunVacuum(const VacuumFlags& f, const Context& ctx) {
   spec.dry_run = f.dry_run;
   spec.lite = f.lite;
   spec.disable_retention_check = f.disable_retention_check;
+  spec.allow_foreign_files = f.allow_foreign_files;
   std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
   LITHIFY_ASSIGN_OR_RETURN(commands::VacuumResult r, commands::Vacuum(fs.get(), f.table, spec));
-  if (ctx.json) {
-    LITHIFY_RETURN_NOT_OK(
-        WriteStdout(ToJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
-  } else {
-    LITHIFY_RETURN_NOT_OK(WriteStdout(ToText(r)));
-  }
-  return FlushStdout();
+  Status printed =
+      ctx.json ? WriteStdout(ToJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n")
+               : WriteStdout(ToText(r));
+  if (printed.ok()) printed = FlushStdout();
+  if (r.dry_run) return printed;
+  return AfterCommit(fmt::format("VACUUM of {} (VACUUM START at version {}, VACUUM END at version {}, {} files deleted)",
+                                 f.table, r.start_version.value_or(-1), r.end_version.value_or(-1), r.files_deleted),
+                     printed);
 }
 
 }  // namespace
@@ -153,10 +171,21 @@ void RegisterVacuumCommand(CLI::App& app, Runner* selected) {
                 "LITE: find candidates in the log since the last vacuum instead of listing the table");
   cmd->add_flag("--disable-retention-check", f->disable_retention_check,
                 "Allow a retention shorter than the table's (readers of older versions may fail)");
+  cmd->add_flag("--allow-foreign-files", f->allow_foreign_files,
+                "Delete untracked files even when they look like a folder's own content rather than a table's "
+                "leftovers (see below)");
   cmd->footer(
       "Prints the horizon, the files (first 20) that are or would be deleted with their reason, the bytes, and "
-      "what was protected; with --json every path. A real run commits VACUUM START and VACUUM END. Exit 1 when "
-      "the retention is refused (DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT), 2 for usage errors.");
+      "what was protected; with --json every path. A real run commits VACUUM START and VACUUM END.\n"
+      "Temporaries of killed lithify writers (.<name>.tmp-<16 hex digits>) older than the horizon are deleted "
+      "too (reason abandoned_temporary).\n"
+      "Foreign files: untracked files whose names do not look like a table writer's (no k=v partition "
+      "directory, no UUID in the name, not part-*.parquet). When they outnumber the files the log references "
+      "(live files and tombstones) or outweigh their bytes, the table was probably created over a folder that "
+      "held other data, and a real run is refused (LITHIFY_VACUUM_FOREIGN_FILES) unless --allow-foreign-files; "
+      "--dry-run shows them and the refusal.\n"
+      "Exit 1 when the retention is refused (DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT) or foreign files are, "
+      "2 for usage errors, 3 when the run committed but its output could not be written.");
   cmd->callback([selected, f, cmd] {
     f->retain_given = cmd->count("--retain") > 0;
     *selected = [f](const Context& ctx) { return RunVacuum(*f, ctx); };
