@@ -1,0 +1,118 @@
+#include "lithify/iceberg/json.h"
+
+#include <limits>
+
+#include "lithify/base/macros.h"
+
+namespace lithify::iceberg::json {
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+// Bracket depth outside strings: schemas nest a few levels; deep input is refused before
+// nlohmann builds (and later recursively destroys) it.
+bool TooDeep(std::string_view text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<Json> Parse(std::string_view text) {
+  if (TooDeep(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxDepth);
+  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Corruption("malformed JSON");
+  return j;
+}
+
+std::string Dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+const Json* Field(const Json& o, std::string_view name) {
+  if (!o.is_object()) return nullptr;
+  auto it = o.find(name);
+  if (it == o.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+Result<std::optional<int64_t>> OptInt(const Json& o, std::string_view name) {
+  const Json* f = Field(o, name);
+  if (f == nullptr) return std::optional<int64_t>();
+  if (f->is_number_integer()) return std::optional<int64_t>(f->get<int64_t>());
+  if (f->is_number_unsigned()) {
+    auto u = f->get<uint64_t>();
+    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return std::optional<int64_t>(static_cast<int64_t>(u));
+    }
+  }
+  return Status::Corruption("field '{}' is not a 64-bit integer", name);
+}
+
+Result<int64_t> ReqInt(const Json& o, std::string_view name) {
+  LITHIFY_ASSIGN_OR_RETURN(auto v, OptInt(o, name));
+  if (!v) return Status::Corruption("missing field '{}'", name);
+  return *v;
+}
+
+Result<std::optional<int32_t>> OptInt32(const Json& o, std::string_view name) {
+  LITHIFY_ASSIGN_OR_RETURN(auto v, OptInt(o, name));
+  if (!v) return std::optional<int32_t>();
+  if (*v < std::numeric_limits<int32_t>::min() || *v > std::numeric_limits<int32_t>::max()) {
+    return Status::Corruption("field '{}' is out of the 32-bit range", name);
+  }
+  return std::optional<int32_t>(static_cast<int32_t>(*v));
+}
+
+Result<int32_t> ReqInt32(const Json& o, std::string_view name) {
+  LITHIFY_ASSIGN_OR_RETURN(auto v, OptInt32(o, name));
+  if (!v) return Status::Corruption("missing field '{}'", name);
+  return *v;
+}
+
+Result<std::optional<std::string>> OptString(const Json& o, std::string_view name) {
+  const Json* f = Field(o, name);
+  if (f == nullptr) return std::optional<std::string>();
+  if (!f->is_string()) return Status::Corruption("field '{}' is not a string", name);
+  return std::optional<std::string>(f->get_ref<const std::string&>());
+}
+
+Result<std::string> ReqString(const Json& o, std::string_view name) {
+  LITHIFY_ASSIGN_OR_RETURN(auto v, OptString(o, name));
+  if (!v) return Status::Corruption("missing field '{}'", name);
+  return *v;
+}
+
+Result<std::optional<bool>> OptBool(const Json& o, std::string_view name) {
+  const Json* f = Field(o, name);
+  if (f == nullptr) return std::optional<bool>();
+  if (!f->is_boolean()) return Status::Corruption("field '{}' is not a boolean", name);
+  return std::optional<bool>(f->get<bool>());
+}
+
+Result<const Json*> OptArray(const Json& o, std::string_view name) {
+  const Json* f = Field(o, name);
+  if (f != nullptr && !f->is_array()) return Status::Corruption("field '{}' is not an array", name);
+  return f;
+}
+
+Result<const Json*> ReqArray(const Json& o, std::string_view name) {
+  LITHIFY_ASSIGN_OR_RETURN(const Json* f, OptArray(o, name));
+  if (f == nullptr) return Status::Corruption("missing field '{}'", name);
+  return f;
+}
+
+}  // namespace lithify::iceberg::json
