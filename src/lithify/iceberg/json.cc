@@ -55,9 +55,9 @@ Result<std::optional<int64_t>> OptInt(const Json& o, std::string_view name) {
   if (f->is_number_integer()) return std::optional<int64_t>(f->get<int64_t>());
   if (f->is_number_unsigned()) {
     auto u = f->get<uint64_t>();
-    if (u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return std::optional<int64_t>(static_cast<int64_t>(u));
-    }
+    // Java reads a JSON integer above 2^63 - 1 as its low 64 bits; some writers put
+    // unsigned snapshot ids there.
+    return std::optional<int64_t>(static_cast<int64_t>(u));
   }
   return Status::Corruption("field '{}' is not a 64-bit integer", name);
 }

@@ -1,0 +1,193 @@
+// The Avro container reader over every manifest list and manifest in the corpus, and
+// over damaged copies of them: bad sync markers, unknown codecs and every truncation
+// must give Corruption/NotSupported naming the file, never a crash.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "lithify/base/macros.h"
+#include "lithify/iceberg/avro.h"
+
+namespace lithify::iceberg::avro {
+namespace {
+
+std::string Corpus() { return std::string(LITHIFY_SOURCE_DIR) + "/../shared/corpus"; }
+
+std::vector<std::string> CorpusAvroFiles() {
+  std::vector<std::string> out;
+  for (const char* src : {"/duckdb-iceberg", "/impala"}) {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(Corpus() + src)) {
+      if (e.is_regular_file() && e.path().extension() == ".avro") out.push_back(e.path().string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<size_t> CountRecords(std::unique_ptr<io::RandomAccessFile> file) {
+  LITHIFY_ASSIGN_OR_RETURN(auto r, ContainerReader::Open(std::move(file)));
+  size_t n = 0;
+  Value v;
+  for (;;) {
+    LITHIFY_ASSIGN_OR_RETURN(bool more, r->Next(&v));
+    if (!more) return n;
+    ++n;
+  }
+}
+
+TEST(Avro, EveryCorpusManifestDecodes) {
+  auto fs = io::NewLocalFileSystem();
+  std::vector<std::string> files = CorpusAvroFiles();
+  ASSERT_GT(files.size(), 100u);
+  std::set<std::string> codecs;
+  for (const std::string& f : files) {
+    auto r = ContainerReader::Open(fs.get(), f);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    codecs.insert((*r)->Meta("avro.codec").value_or("null"));
+    Value v;
+    size_t n = 0;
+    for (;;) {
+      Result<bool> more = (*r)->Next(&v);
+      ASSERT_TRUE(more.ok()) << more.status().ToString();
+      if (!*more) break;
+      ASSERT_EQ(v.kind, Kind::kRecord) << f;
+      ++n;
+    }
+    // Every manifest list / manifest here lists something.
+    EXPECT_GT(n, 0u) << f;
+  }
+  EXPECT_TRUE(codecs.count("deflate")) << "the corpus has deflate manifests";
+}
+
+TEST(Avro, ManifestEntryFieldsById) {
+  auto fs = io::NewLocalFileSystem();
+  for (const std::string& f : CorpusAvroFiles()) {
+    if (f.find("/snap-") != std::string::npos) continue;  // manifest lists
+    auto r = ContainerReader::Open(fs.get(), f);
+    ASSERT_TRUE(r.ok());
+    Value v;
+    ASSERT_TRUE((*r)->Next(&v).ok());
+    const Schema& s = (*r)->schema();
+    const Value* status = v.Field(s, 0, "status");
+    ASSERT_NE(status, nullptr) << f;
+    EXPECT_GE(status->i, 0);
+    EXPECT_LE(status->i, 2);
+    const Value* file = v.Field(s, 2, "data_file");
+    ASSERT_NE(file, nullptr) << f;
+    const Value* path = file->Field(s, 100, "file_path");
+    ASSERT_NE(path, nullptr) << f;
+    EXPECT_FALSE(path->s.empty());
+    EXPECT_TRUE((*r)->Meta("partition-spec").has_value()) << f;
+    return;  // one is enough for the shape; the corpus conformance test reads them all
+  }
+}
+
+Buffer ReadAll(const std::string& f) {
+  auto fs = io::NewLocalFileSystem();
+  return *fs->ReadFile(f);
+}
+
+std::unique_ptr<io::RandomAccessFile> Bytes(const std::string& name, ByteView b) {
+  return io::NewBufferFile(name, Buffer::CopyOf(b));
+}
+
+TEST(Avro, BadSyncMarkerIsCorruptionNamingTheFile) {
+  std::string f = CorpusAvroFiles().front();
+  Buffer b = ReadAll(f);
+  std::vector<uint8_t> bytes(b.data(), b.data() + b.size());
+  bytes.back() ^= 0xFF;  // the last block's sync marker
+  Result<size_t> n = CountRecords(Bytes("damaged.avro", bytes));
+  ASSERT_FALSE(n.ok());
+  EXPECT_TRUE(n.status().IsCorruption()) << n.status().ToString();
+  EXPECT_NE(n.status().message().find("damaged.avro"), std::string::npos);
+  EXPECT_NE(n.status().message().find("sync marker"), std::string::npos) << n.status().ToString();
+}
+
+TEST(Avro, UnknownCodecIsNotSupported) {
+  for (const std::string& f : CorpusAvroFiles()) {
+    Buffer b = ReadAll(f);
+    std::string s(AsStringView(b.view()));
+    size_t at = s.find("deflate");
+    if (at == std::string::npos) continue;
+    s.replace(at, 7, "brotli!");
+    Result<size_t> n = CountRecords(Bytes("codec.avro", AsBytes(s)));
+    ASSERT_FALSE(n.ok());
+    EXPECT_TRUE(n.status().IsNotSupported()) << n.status().ToString();
+    EXPECT_NE(n.status().message().find("brotli!"), std::string::npos);
+    EXPECT_NE(n.status().message().find("codec.avro"), std::string::npos);
+    return;
+  }
+  FAIL() << "no deflate file in the corpus";
+}
+
+TEST(Avro, EveryTruncationFailsCleanly) {
+  std::vector<std::string> files = CorpusAvroFiles();
+  // A manifest list and a manifest, both small enough to cut at every byte.
+  int done = 0;
+  for (const std::string& f : files) {
+    Buffer b = ReadAll(f);
+    if (b.size() > 12000) continue;
+    Result<size_t> full = CountRecords(Bytes("whole.avro", b.view()));
+    ASSERT_TRUE(full.ok());
+    for (size_t len = 0; len < b.size(); ++len) {
+      // A cut right after the header is a valid file without blocks; any other cut fails.
+      Result<size_t> n = CountRecords(Bytes("cut.avro", b.view().first(len)));
+      if (n.ok()) {
+        EXPECT_EQ(*n, 0u) << f << " cut at " << len;
+        continue;
+      }
+      EXPECT_TRUE(n.status().IsCorruption() || n.status().IsNotSupported()) << n.status().ToString();
+      EXPECT_NE(n.status().message().find("cut.avro"), std::string::npos) << n.status().ToString();
+    }
+    if (++done == 2) break;
+  }
+  EXPECT_EQ(done, 2);
+}
+
+TEST(Avro, HostileVarintsAndCounts) {
+  Result<Schema> s = Schema::Parse(R"({"type":"array","items":"long"})");
+  ASSERT_TRUE(s.ok());
+  Value v;
+  // A 2^40 item count with three bytes left.
+  std::vector<uint8_t> huge = {0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 2, 4, 6};
+  ByteView in(huge);
+  EXPECT_TRUE(Decode(*s, s->root(), &in, &v).IsCorruption());
+  // An 11-byte varint.
+  std::vector<uint8_t> longv(11, 0x80);
+  in = ByteView(longv);
+  Result<Schema> l = Schema::Parse(R"("long")");
+  EXPECT_TRUE(Decode(*l, l->root(), &in, &v).IsCorruption());
+  // A string longer than the input.
+  Result<Schema> str = Schema::Parse(R"("string")");
+  std::vector<uint8_t> sb = {0x20, 'a'};
+  in = ByteView(sb);
+  EXPECT_TRUE(Decode(*str, str->root(), &in, &v).IsCorruption());
+  // Schemas.
+  EXPECT_TRUE(Schema::Parse(R"({"type":"record","name":"r","fields":[{"name":"a","type":"nope"}]})").status().IsCorruption());
+  EXPECT_TRUE(Schema::Parse(R"([["null"]])").status().IsCorruption());
+  EXPECT_TRUE(Schema::Parse(std::string(200, '[')).status().IsCorruption());
+}
+
+TEST(Avro, FieldIdsAndMapsAsArrays) {
+  Result<Schema> s = Schema::Parse(R"({"type":"record","name":"r","fields":[
+    {"name":"m","field-id":109,"type":["null",{"type":"array","logicalType":"map","items":
+      {"type":"record","name":"k119_v120","fields":[{"name":"key","type":"int","field-id":119},
+                                                    {"name":"value","type":"long","field-id":120}]}}]}]})");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  // union branch 1, array block of 2: (1 -> 10), (2 -> 20), end.
+  std::vector<uint8_t> bytes = {2, 4, 2, 20, 4, 40, 0};
+  ByteView in(bytes);
+  Value v;
+  ASSERT_TRUE(Decode(*s, s->root(), &in, &v).ok());
+  EXPECT_TRUE(in.empty());
+  const Value* m = v.Field(*s, 109);
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->items.size(), 2u);
+  EXPECT_EQ(m->items[1].Field(*s, 119)->i, 2);
+  EXPECT_EQ(m->items[1].Field(*s, 120)->i, 20);
+  EXPECT_EQ(s->node(m->node).logical_type, "map");
+}
+
+}  // namespace
+}  // namespace lithify::iceberg::avro
