@@ -1,0 +1,302 @@
+#include "lithify/iceberg/table.h"
+
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "lithify/base/macros.h"
+#include "lithify/expr/bound.h"
+#include "lithify/expr/stats_eval.h"
+#include "lithify/iceberg/values.h"
+
+namespace lithify::iceberg {
+
+namespace {
+
+std::optional<expr::DataType> ExprType(const Type& t) {
+  using expr::DataType;
+  using expr::TypeKind;
+  switch (t.id) {
+    case TypeId::kBoolean: return DataType::Of(TypeKind::kBoolean);
+    case TypeId::kInt: return DataType::Of(TypeKind::kInt32);
+    case TypeId::kLong: return DataType::Of(TypeKind::kInt64);
+    case TypeId::kFloat: return DataType::Of(TypeKind::kFloat32);
+    case TypeId::kDouble: return DataType::Of(TypeKind::kFloat64);
+    case TypeId::kDecimal: return DataType::Decimal(t.precision, t.scale);
+    case TypeId::kDate: return DataType::Of(TypeKind::kDate);
+    case TypeId::kTimestamp: return DataType::Of(TypeKind::kTimestampNtz);
+    case TypeId::kTimestampTz: return DataType::Of(TypeKind::kTimestamp);
+    case TypeId::kString: return DataType::Of(TypeKind::kString);
+    case TypeId::kBinary: case TypeId::kFixed: return DataType::Of(TypeKind::kBinary);
+    default: return std::nullopt;  // time, uuid, nanosecond timestamps: not skipped on
+  }
+}
+
+std::optional<expr::Value> ToExpr(const table::Value& v, const expr::DataType& t) {
+  using K = table::Value::Kind;
+  using expr::TypeKind;
+  switch (v.kind()) {
+    case K::kNull: return expr::Value::Null(t);
+    case K::kBoolean: return expr::Value::Boolean(v.boolean());
+    case K::kInt64: return expr::Value::Integer(expr::IsIntegerKind(t.kind) ? t.kind : TypeKind::kInt64, v.int64());
+    case K::kDouble: return expr::Value::Floating(expr::IsFloatKind(t.kind) ? t.kind : TypeKind::kFloat64, v.dbl());
+    case K::kString: return expr::Value::String(v.str());
+    case K::kBinary: return expr::Value::Binary(v.str());
+    case K::kDate: return expr::Value::Date(static_cast<int32_t>(v.int64()));
+    case K::kTimestamp: return expr::Value::Timestamp(v.int64());
+    case K::kTimestampNtz: return expr::Value::TimestampNtz(v.int64());
+    case K::kDecimal:
+      if (v.scale() != t.scale) return std::nullopt;
+      return expr::Value::Decimal(v.unscaled(), t.precision, t.scale);
+  }
+  return std::nullopt;
+}
+
+// The predicate bound against the current schema's flat primitive columns.
+struct Skipper {
+  std::optional<expr::BoundExpr> bound;
+  std::vector<int32_t> field_ids;  // per bound column
+  std::vector<Type> types;
+
+  static Result<Skipper> Make(const Schema& schema, const std::optional<expr::Expr>& where) {
+    Skipper s;
+    if (!where) return s;
+    std::vector<expr::BoundColumn> cols;
+    std::map<std::vector<std::string>, std::pair<int32_t, Type>> by_path;
+    std::function<void(const NestedField&, std::vector<std::string>&)> walk =
+        [&](const NestedField& f, std::vector<std::string>& path) {
+          path.push_back(f.name);
+          if (f.type.id == TypeId::kStruct) {
+            for (const NestedField& c : f.type.fields) walk(c, path);
+          } else if (auto t = ExprType(f.type)) {
+            cols.push_back({path, *t});
+            by_path[path] = {f.id, f.type};
+          }
+          path.pop_back();
+        };
+    std::vector<std::string> path;
+    for (const NestedField& f : schema.fields) walk(f, path);
+    LITHIFY_ASSIGN_OR_RETURN(expr::BoundExpr b, expr::Bind(*where, expr::ResolverFromColumns(cols)));
+    for (const expr::BoundColumn& c : b.columns()) {
+      auto it = by_path.find(c.path);
+      s.field_ids.push_back(it == by_path.end() ? -1 : it->second.first);
+      s.types.push_back(it == by_path.end() ? Type() : it->second.second);
+    }
+    s.bound = std::move(b);
+    return s;
+  }
+
+  bool Skip(const DataFile& f, const PartitionSpec* spec) const {
+    if (!bound) return false;
+    std::vector<expr::ColumnStats> stats(field_ids.size());
+    for (size_t i = 0; i < field_ids.size(); ++i) {
+      const int32_t id = field_ids[i];
+      const expr::DataType& et = bound->columns()[i].type;
+      expr::ColumnStats& cs = stats[i];
+      cs.timestamps_truncated_to_millis = false;
+      auto bound_of = [&](const std::map<int32_t, std::string>& m) -> std::optional<expr::Value> {
+        auto it = m.find(id);
+        if (it == m.end()) return std::nullopt;
+        Result<table::Value> v = DecodeBinaryValue(types[i], it->second);
+        if (!v.ok()) return std::nullopt;
+        return ToExpr(*v, et);
+      };
+      cs.min = bound_of(f.lower_bounds);
+      cs.max = bound_of(f.upper_bounds);
+      if (auto it = f.null_value_counts.find(id); it != f.null_value_counts.end()) cs.null_count = it->second;
+      // An identity partition value bounds the column exactly.
+      if (spec != nullptr) {
+        for (size_t p = 0; p < spec->fields.size() && p < f.partition.size(); ++p) {
+          const PartitionField& pf = spec->fields[p];
+          if (pf.source_id != id || pf.transform.kind != Transform::Kind::kIdentity) continue;
+          const table::Value& pv = f.partition[p];
+          if (pv.is_null()) {
+            if (!cs.null_count) cs.null_count = f.record_count;
+            continue;
+          }
+          if (auto v = ToExpr(pv, et)) {
+            if (!cs.min) cs.min = v;
+            if (!cs.max) cs.max = v;
+            if (et.kind == expr::TypeKind::kString || et.kind == expr::TypeKind::kBinary) {
+              cs.max_may_be_truncated = !(cs.max == v);
+            }
+            if (!cs.null_count) cs.null_count = 0;
+          }
+        }
+      }
+    }
+    expr::FileStats fstats;
+    fstats.num_records = f.record_count;
+    return expr::CanSkip(*bound, stats, fstats).skip;
+  }
+};
+
+struct DeleteIndex {
+  // Deletion vectors by the recorded path of the data file they reference.
+  std::unordered_map<std::string, DeleteFile> dvs;
+  // Position delete files by partition key.
+  std::unordered_map<std::string, std::vector<DeleteFile>> positions;
+  // Equality deletes: partitioned by key, and global (unpartitioned spec).
+  std::unordered_map<std::string, std::vector<DeleteFile>> equality;
+  std::vector<DeleteFile> global_equality;
+  std::unordered_set<std::string> dv_targets_seen;
+
+  Status Add(const TableMetadata& m, ManifestEntry&& e, const std::string& manifest) {
+    DeleteFile d;
+    d.data_sequence_number = e.sequence_number;
+    d.spec_id = e.spec_id;
+    const std::string key = PartitionKey(e.spec_id, e.file.partition);
+    if (e.file.content == FileContent::kEqualityDeletes) {
+      d.kind = DeleteFile::Kind::kEquality;
+      if (e.file.file_format != "PARQUET") {
+        return Status::NotSupported("{} equality delete files ('{}')", e.file.file_format, e.file.recorded_path);
+      }
+      d.file = std::move(e.file);
+      const PartitionSpec* spec = m.FindSpec(d.spec_id);
+      if (spec == nullptr || spec->unpartitioned()) global_equality.push_back(std::move(d));
+      else equality[key].push_back(std::move(d));
+      return Status::OK();
+    }
+    if (e.file.file_format == "PUFFIN") {
+      d.kind = DeleteFile::Kind::kDeletionVector;
+      if (!e.file.referenced_data_file || !e.file.content_offset || !e.file.content_size_in_bytes) {
+        return Status::Corruption("{}: deletion vector '{}' without referenced_data_file, content_offset and "
+                                  "content_size_in_bytes", manifest, e.file.recorded_path);
+      }
+      std::string target = *e.file.referenced_data_file;
+      d.file = std::move(e.file);
+      auto [it, inserted] = dvs.emplace(target, std::move(d));
+      if (!inserted) {
+        return Status::Corruption("{}: two deletion vectors for data file '{}' in one snapshot", manifest, target);
+      }
+      return Status::OK();
+    }
+    if (e.file.file_format != "PARQUET") {
+      return Status::NotSupported("{} position delete files ('{}')", e.file.file_format, e.file.recorded_path);
+    }
+    d.kind = DeleteFile::Kind::kPositionFile;
+    d.file = std::move(e.file);
+    positions[key].push_back(std::move(d));
+    return Status::OK();
+  }
+
+  void Attach(const TableMetadata& m, PlannedFile* p) {
+    const std::string key = PartitionKey(p->spec_id, p->file.partition);
+    bool has_dv = false;
+    if (auto it = dvs.find(p->file.recorded_path); it != dvs.end()) {
+      dv_targets_seen.insert(it->first);
+      if (p->data_sequence_number <= it->second.data_sequence_number &&
+          PartitionKey(it->second.spec_id, it->second.file.partition) == key) {
+        p->deletes.push_back(it->second);
+        has_dv = true;
+      }
+    }
+    if (!has_dv) {
+      if (auto it = positions.find(key); it != positions.end()) {
+        for (const DeleteFile& d : it->second) {
+          if (d.file.referenced_data_file && *d.file.referenced_data_file != p->file.recorded_path) continue;
+          if (p->data_sequence_number <= d.data_sequence_number) p->deletes.push_back(d);
+        }
+      }
+    }
+    auto equality_from = [&](const std::vector<DeleteFile>& list) {
+      for (const DeleteFile& d : list) {
+        if (p->data_sequence_number < d.data_sequence_number) p->deletes.push_back(d);
+      }
+    };
+    if (auto it = equality.find(key); it != equality.end()) equality_from(it->second);
+    equality_from(global_equality);
+  }
+};
+
+}  // namespace
+
+std::string PartitionKey(int32_t spec_id, const std::vector<table::Value>& partition) {
+  std::string key(reinterpret_cast<const char*>(&spec_id), sizeof spec_id);
+  for (const table::Value& v : partition) AppendKey(v, &key);
+  return key;
+}
+
+Result<std::shared_ptr<const IcebergTable>> IcebergTable::Open(std::shared_ptr<io::FileSystem> fs,
+                                                               std::string_view location, OpenOptions options) {
+  LITHIFY_ASSIGN_OR_RETURN(MetadataLocation loc, LocateMetadata(fs.get(), location));
+  LITHIFY_ASSIGN_OR_RETURN(std::string text, ReadMetadataText(fs.get(), loc.path));
+  LITHIFY_ASSIGN_OR_RETURN(TableMetadata m, ParseTableMetadata(text, loc.path));
+  std::shared_ptr<IcebergTable> t(new IcebergTable());
+  t->fs_ = std::move(fs);
+  t->options_ = std::move(options);
+  t->metadata_ = std::move(m);
+  t->metadata_path_ = loc.path;
+  t->located_by_ = loc.how;
+  return std::shared_ptr<const IcebergTable>(std::move(t));
+}
+
+Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& options,
+                               const std::function<Status(PlannedFile&&)>& sink, PlanStats* stats) const {
+  PlanStats local;
+  PlanStats& st = stats != nullptr ? *stats : local;
+  st = PlanStats();
+  if (snapshot == nullptr) return Status::OK();
+  if (metadata_.encryption_keys > 0) {
+    return Status::NotSupported("{}: encryption (the table lists {} encryption-keys)", metadata_path_,
+                                metadata_.encryption_keys);
+  }
+  LITHIFY_ASSIGN_OR_RETURN(Skipper skipper, Skipper::Make(metadata_.current_schema(), options.where));
+  LITHIFY_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests,
+                           ReadManifests(fs_.get(), metadata_, *snapshot, options_.locations));
+  st.manifests = static_cast<int64_t>(manifests.size());
+  DeleteIndex index;
+  for (const ManifestFile& mf : manifests) {
+    if (mf.content != 1) continue;
+    LITHIFY_RETURN_NOT_OK(ReadManifest(fs_.get(), metadata_, *snapshot, mf, options_.locations,
+                                       [&](ManifestEntry&& e) {
+                                         if (e.status == 2) return Status::OK();
+                                         ++st.delete_files;
+                                         return index.Add(metadata_, std::move(e), mf.path);
+                                       }));
+  }
+  for (const ManifestFile& mf : manifests) {
+    if (mf.content != 0) continue;
+    const PartitionSpec* spec = metadata_.FindSpec(mf.spec_id);
+    LITHIFY_RETURN_NOT_OK(ReadManifest(
+        fs_.get(), metadata_, *snapshot, mf, options_.locations, [&](ManifestEntry&& e) -> Status {
+          if (e.status == 2) return Status::OK();
+          ++st.data_files;
+          if (e.file.file_format != "PARQUET") {
+            return Status::NotSupported("{} data files ('{}'): lithify reads Parquet data files only",
+                                        e.file.file_format, e.file.recorded_path);
+          }
+          PlannedFile p;
+          p.spec_id = e.spec_id;
+          p.data_sequence_number = e.sequence_number;
+          p.file_sequence_number = e.file_sequence_number;
+          p.file = std::move(e.file);
+          // DVs are matched before skipping so a DV naming a skipped file is not dangling.
+          index.Attach(metadata_, &p);
+          if (skipper.Skip(p.file, spec)) {
+            ++st.skipped_files;
+            return Status::OK();
+          }
+          return sink(std::move(p));
+        }));
+  }
+  for (const auto& [target, dv] : index.dvs) {
+    if (!index.dv_targets_seen.count(target)) {
+      return Status::Corruption("deletion vector in '{}' references data file '{}', which is not live in "
+                                "snapshot {}", dv.file.recorded_path, target, snapshot->snapshot_id);
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::vector<PlannedFile>> IcebergTable::PlanAll(const Snapshot* snapshot, const PlanOptions& options,
+                                                       PlanStats* stats) const {
+  std::vector<PlannedFile> out;
+  LITHIFY_RETURN_NOT_OK(PlanFiles(snapshot, options, [&](PlannedFile&& p) {
+    out.push_back(std::move(p));
+    return Status::OK();
+  }, stats));
+  return out;
+}
+
+}  // namespace lithify::iceberg
