@@ -25,6 +25,7 @@
 #include "lithify/base/result.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/table/file_entry.h"
+#include "lithify/table/roaring_bitmap_array.h"
 
 namespace lithify::delta {
 
@@ -68,36 +69,8 @@ Result<std::string> Z85Encode(std::string_view bytes);
 // `<random prefix>/deletion_vector_<uuid>.bin` (no directory when the prefix is empty).
 Result<std::string> RelativeDvFilePath(const DeletionVectorDescriptor& dv);
 
-// The deleted row indexes of one data file.
-class DeletionVector {
- public:
-  DeletionVector();
-  ~DeletionVector();
-  DeletionVector(DeletionVector&&) noexcept;
-  DeletionVector& operator=(DeletionVector&&) noexcept;
-
-  // Parses the RoaringBitmapArray "portable" serialization (little-endian magic
-  // 1681511377, int64 bucket count, per bucket int32 high key + 32-bit portable roaring
-  // bitmap) and the legacy "native" form (magic 1681511376, little- or big-endian
-  // header). Corruption on malformed
-  // bytes, keys that are negative or not ascending, or trailing garbage.
-  static Result<DeletionVector> Deserialize(ByteView bytes);
-  // Serializes in the portable format (for tests and, later, writers).
-  std::string Serialize() const;
-  // Builds from explicit row indexes (tests, writers).
-  static DeletionVector FromRows(const std::vector<uint64_t>& rows);
-
-  uint64_t cardinality() const;
-  bool Contains(uint64_t row_index) const;
-  // keep[i] is false iff row first_row + i is deleted, for i in [0, n).
-  std::vector<bool> KeepMask(uint64_t first_row, uint64_t n) const;
-  // All deleted rows in ascending order (tests and diagnostics; O(cardinality)).
-  std::vector<uint64_t> ToVector() const;
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
+// The deleted row indexes of one data file (the bitmap codec is format-neutral).
+using DeletionVector = table::RoaringBitmapArray;
 
 // Loads the DV described by `dv` for a table rooted at `table_root`:
 // 'i' decodes inline Z85 data; 'u' reads `<table_root>/<RelativeDvFilePath>`; 'p' reads
