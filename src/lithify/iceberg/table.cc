@@ -141,7 +141,7 @@ struct DeleteIndex {
   std::vector<DeleteFile> global_equality;
   std::unordered_set<std::string> dv_targets_seen;
 
-  Status Add(const TableMetadata& m, ManifestEntry&& e, const std::string& manifest) {
+  Status Add(const TableMetadata& m, const LocationMap& map, ManifestEntry&& e, const std::string& manifest) {
     DeleteFile d;
     d.data_sequence_number = e.sequence_number;
     d.spec_id = e.spec_id;
@@ -163,7 +163,8 @@ struct DeleteIndex {
         return Status::Corruption("{}: deletion vector '{}' without referenced_data_file, content_offset and "
                                   "content_size_in_bytes", manifest, e.file.recorded_path);
       }
-      std::string target = *e.file.referenced_data_file;
+      // Keyed by the mapped location, so differently spelled URIs of one file meet.
+      std::string target = map.Apply(*e.file.referenced_data_file);
       d.file = std::move(e.file);
       auto [it, inserted] = dvs.emplace(target, std::move(d));
       if (!inserted) {
@@ -180,10 +181,10 @@ struct DeleteIndex {
     return Status::OK();
   }
 
-  void Attach(const TableMetadata& m, PlannedFile* p) {
+  void Attach(const LocationMap& map, PlannedFile* p) {
     const std::string key = PartitionKey(p->spec_id, p->file.partition);
     bool has_dv = false;
-    if (auto it = dvs.find(p->file.recorded_path); it != dvs.end()) {
+    if (auto it = dvs.find(p->file.path); it != dvs.end()) {
       dv_targets_seen.insert(it->first);
       if (p->data_sequence_number <= it->second.data_sequence_number &&
           PartitionKey(it->second.spec_id, it->second.file.partition) == key) {
@@ -194,7 +195,10 @@ struct DeleteIndex {
     if (!has_dv) {
       if (auto it = positions.find(key); it != positions.end()) {
         for (const DeleteFile& d : it->second) {
-          if (d.file.referenced_data_file && *d.file.referenced_data_file != p->file.recorded_path) continue;
+          if (d.file.referenced_data_file && *d.file.referenced_data_file != p->file.recorded_path &&
+              map.Apply(*d.file.referenced_data_file) != p->file.path) {
+            continue;
+          }
           if (p->data_sequence_number <= d.data_sequence_number) p->deletes.push_back(d);
         }
       }
@@ -252,7 +256,7 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
                                        [&](ManifestEntry&& e) {
                                          if (e.status == 2) return Status::OK();
                                          ++st.delete_files;
-                                         return index.Add(metadata_, std::move(e), mf.path);
+                                         return index.Add(metadata_, options_.locations, std::move(e), mf.path);
                                        }));
   }
   for (const ManifestFile& mf : manifests) {
@@ -272,7 +276,7 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
           p.file_sequence_number = e.file_sequence_number;
           p.file = std::move(e.file);
           // DVs are matched before skipping so a DV naming a skipped file is not dangling.
-          index.Attach(metadata_, &p);
+          index.Attach(options_.locations, &p);
           if (skipper.Skip(p.file, spec)) {
             ++st.skipped_files;
             return Status::OK();

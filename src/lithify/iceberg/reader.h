@@ -1,0 +1,83 @@
+// Live rows of one Iceberg data file in the table's current schema.
+//
+// OutputSchema maps the current Iceberg schema to one Parquet schema (every field
+// optional, so any file's nulls fit; types in Iceberg's Parquet mapping: uuid as
+// FIXED_LEN_BYTE_ARRAY(16) UUID, time as TIME(MICROS), timestamps as TIMESTAMP(MICROS |
+// NANOS) with the zone flag, lists and maps in 3-level form) and remembers the field id
+// of every node. Rows render canonically with parquet::RenderRows.
+//
+// LiveRowsReader opens one planned data file with lithify's own Parquet reader and, per
+// row group, produces a batch of the output schema:
+//   * columns are matched by Parquet field id; a file without field ids is matched through
+//     the table's schema.name-mapping.default (names -> ids, nested too), else by name;
+//   * values are converted where the file's physical form differs (int -> long, float ->
+//     double, decimal widening and any decimal storage, date -> timestamp, timestamp units
+//     and INT96, fixed <-> binary);
+//   * a column missing from the file reads as its identity partition value from the
+//     manifest, else its `initial-default`, else null (nested members too, under their
+//     present parent);
+//   * deletes are applied: the deletion vector (Puffin blob: length, magic, CRC checked),
+//     position delete files (rows whose file_path is this file's recorded path), and
+//     equality delete files (a row is deleted when its values equal a delete row's on
+//     every equality field, NULL equal to NULL); each batch carries the file row index of
+//     every row it keeps.
+// Memory: one row group of the projected columns at a time, plus this file's deleted
+// positions and the key sets of the equality deletes that apply to it.
+// Errors name the data (or delete) file. Not thread-safe; one reader per file.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lithify/base/result.h"
+#include "lithify/iceberg/table.h"
+#include "lithify/parquet/column_batch.h"
+#include "lithify/parquet/schema.h"
+
+namespace lithify::iceberg {
+
+class OutputSchema {
+ public:
+  // NotSupported naming a column of a type lithify cannot read (variant, geometry,
+  // geography); InvalidArgument for a schema without columns.
+  static Result<OutputSchema> Build(const Schema& schema);
+
+  const parquet::Schema& schema() const { return schema_; }
+  const Schema& iceberg_schema() const { return iceberg_; }
+  // The Iceberg field of output node `node` (nullptr for the root and for the repeated
+  // middle groups of lists and maps).
+  const NestedField* field(int node) const { return node_fields_[node]; }
+  // Top-level node indices, for RenderRows.
+  std::vector<int> top_level_fields() const { return schema_.top_level_fields(); }
+  // Output leaves whose field ids are in `ids` (all leaves when empty).
+  std::vector<int> LeavesFor(const std::vector<int32_t>& ids) const;
+
+ private:
+  Schema iceberg_;
+  parquet::Schema schema_;
+  std::vector<const NestedField*> node_fields_;
+};
+
+struct LiveBatch {
+  parquet::RowBatch batch;          // columns: the reader's leaves, in order
+  std::vector<int64_t> row_index;   // file row index of every row in `batch`
+};
+
+class LiveRowsReader {
+ public:
+  // `leaves` are output leaves (empty: all). Reads the deletes of `file` now.
+  static Result<std::unique_ptr<LiveRowsReader>> Open(const IcebergTable& table, const OutputSchema& out,
+                                                      const PlannedFile& file, std::vector<int> leaves = {});
+  ~LiveRowsReader();
+  // The next row group's live rows (possibly none); false after the last row group.
+  Result<bool> Next(LiveBatch* out);
+  int64_t deleted_rows() const;
+
+ private:
+  struct Impl;
+  explicit LiveRowsReader(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lithify::iceberg
