@@ -257,7 +257,8 @@ Result<TableMetadata> Parse(const json::Json& j) {
   LITHIFY_RETURN_NOT_OK(ParseList(j, "partition-statistics", false, &m.partition_statistics,
                                   [](const json::Json& s) { return ParseStatistics(s, true); }));
   LITHIFY_ASSIGN_OR_RETURN(m.next_row_id, json::OptInt(j, "next-row-id"));
-  if (!m.next_row_id && v >= 3) return Status::Corruption("missing 'next-row-id'");
+  // v3 requires next-row-id, but writers of metadata-only v3 tables omit it; it matters
+  // only to writers.
   LITHIFY_ASSIGN_OR_RETURN(const json::Json* keys, json::OptArray(j, "encryption-keys"));
   m.encryption_keys = keys == nullptr ? 0 : keys->size();
   return m;
