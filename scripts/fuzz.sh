@@ -4,10 +4,12 @@
 #   parquet_reader_fuzz, metadata_fuzz   **/*.parquet
 #   delta_actions_fuzz                   commit files **/_delta_log/<20 digits>.json
 #   deletion_vector_fuzz                 **/deletion_vector_*.bin
+#   iceberg_avro_fuzz                    **/*.avro (Iceberg manifest lists and manifests)
+#   iceberg_metadata_fuzz                **/*.metadata.json
 #
 # Usage: scripts/fuzz.sh [target...]           (default: every target)
 # Environment:
-#   LITHIFY_FUZZ_SECONDS   seconds per target (default 45: four targets stay near three
+#   LITHIFY_FUZZ_SECONDS   seconds per target (default 30: six targets stay near three
 #                          minutes of fuzzing in CI; raise it for a deeper local run)
 #   LITHIFY_FUZZ_CORPUS    seed source directory (default <repo>/../shared/corpus)
 #   LITHIFY_FUZZ_JOBS      build parallelism (default nproc)
@@ -17,10 +19,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bdir="${LITHIFY_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-seconds="${LITHIFY_FUZZ_SECONDS:-45}"
+seconds="${LITHIFY_FUZZ_SECONDS:-30}"
 corpus_src="${LITHIFY_FUZZ_CORPUS:-$root/../shared/corpus}"
 jobs="${LITHIFY_FUZZ_JOBS:-$(nproc)}"
-all_targets=(parquet_reader_fuzz metadata_fuzz delta_actions_fuzz deletion_vector_fuzz)
+all_targets=(parquet_reader_fuzz metadata_fuzz delta_actions_fuzz deletion_vector_fuzz iceberg_avro_fuzz
+             iceberg_metadata_fuzz)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 # Seeds larger than this slow every mutation down without adding much coverage.
@@ -46,6 +49,8 @@ seed_kind() {
   case "$1" in
     delta_actions_fuzz) echo delta-commits ;;
     deletion_vector_fuzz) echo delta-dvs ;;
+    iceberg_avro_fuzz) echo iceberg-avro ;;
+    iceberg_metadata_fuzz) echo iceberg-metadata ;;
     *) echo parquet ;;
   esac
 }
@@ -54,6 +59,8 @@ set_find_args() {
   case "$1" in
     delta-commits) find_args=(-regextype posix-extended -regex '.*/_delta_log/[0-9]{20}\.json') ;;
     delta-dvs) find_args=(-name 'deletion_vector_*.bin') ;;
+    iceberg-avro) find_args=(-name '*.avro') ;;
+    iceberg-metadata) find_args=(-name '*.metadata.json') ;;
     *) find_args=(-name '*.parquet') ;;
   esac
 }
