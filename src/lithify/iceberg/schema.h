@@ -35,6 +35,15 @@ enum class TypeId {
 struct NestedField;
 
 struct Type {
+  // Special members are defined after NestedField is complete (clang 14, which builds
+  // the fuzzers, instantiates vector<NestedField>'s members eagerly otherwise).
+  Type();
+  ~Type();
+  Type(const Type&);
+  Type(Type&&) noexcept;
+  Type& operator=(const Type&);
+  Type& operator=(Type&&) noexcept;
+
   TypeId id = TypeId::kUnknown;
   int32_t precision = 0;  // kDecimal
   int32_t scale = 0;      // kDecimal
@@ -47,7 +56,7 @@ struct Type {
   bool is_nested() const { return !is_primitive(); }
   // Spec spelling: "long", "decimal(9,2)", "fixed[16]", "struct<1: a: int>", ...
   std::string ToString() const;
-  static Type Primitive(TypeId id) { Type t; t.id = id; return t; }
+  static Type Primitive(TypeId id);
 };
 
 struct NestedField {
@@ -59,6 +68,18 @@ struct NestedField {
   std::optional<json::Json> initial_default;  // absent = null
   std::optional<json::Json> write_default;
 };
+
+inline Type::Type() = default;
+inline Type::~Type() = default;
+inline Type::Type(const Type&) = default;
+inline Type::Type(Type&&) noexcept = default;
+inline Type& Type::operator=(const Type&) = default;
+inline Type& Type::operator=(Type&&) noexcept = default;
+inline Type Type::Primitive(TypeId id) {
+  Type t;
+  t.id = id;
+  return t;
+}
 
 struct Schema {
   int32_t schema_id = 0;
