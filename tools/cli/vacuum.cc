@@ -13,6 +13,7 @@
 #include "lithify/io/filesystem.h"
 #include "lithify/planner/decision_log.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -125,8 +126,8 @@ Status RunVacuum(const VacuumFlags& f, const Context& ctx) {
   spec.dry_run = f.dry_run;
   spec.lite = f.lite;
   spec.disable_retention_check = f.disable_retention_check;
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  LITHIFY_ASSIGN_OR_RETURN(commands::VacuumResult r, commands::Vacuum(fs.get(), f.table, spec));
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::VacuumResult r, commands::Vacuum(loc.fs(), loc.path(), spec));
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(
         WriteStdout(ToJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
