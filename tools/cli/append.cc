@@ -20,6 +20,7 @@
 #include "lithify/parquet/compression.h"
 #include "tools/cli/auto_compact_render.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -170,8 +171,8 @@ Status RunAppend(const AppendFlags& f, const Context& ctx) {
       progress_shown = true;
     };
   }
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  Result<commands::AppendResult> r = commands::AppendRows(fs.get(), f.table, spec);
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  Result<commands::AppendResult> r = commands::AppendRows(loc.fs(), loc.path(), spec);
   if (progress_shown) std::fprintf(stderr, "\n");
   if (!r.ok()) return r.status();
   return AfterCommit(CommittedText(f.table, r->commit.version, r->auto_compaction), Print(f, *r, ctx));

@@ -10,6 +10,7 @@
 #include "lithify/commands/checkpoint.h"
 #include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -20,8 +21,8 @@ struct CheckpointFlags {
 };
 
 Status RunCheckpoint(const CheckpointFlags& f, const Context& ctx) {
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  LITHIFY_ASSIGN_OR_RETURN(delta::CheckpointWriteResult r, commands::Checkpoint(fs.get(), f.table));
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(delta::CheckpointWriteResult r, commands::Checkpoint(loc.fs(), loc.path()));
   Status printed;
   if (ctx.json) {
     nlohmann::ordered_json j;

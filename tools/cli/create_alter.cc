@@ -13,6 +13,7 @@
 #include "lithify/delta/ddl.h"
 #include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -45,9 +46,9 @@ Status CheckColumnList(std::string_view flag, const std::vector<std::string>& co
 
 // Reports the committed version with the protocol of that version, as describe shows it.
 Status Print(std::string_view verb, const std::string& table, const delta::CommitResult& r, const Context& ctx) {
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(table));
   LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d,
-                           commands::DescribeDetail(fs.get(), table, delta::VersionSpec::AtVersion(r.version)));
+                           commands::DescribeDetail(loc.fs(), loc.path(), delta::VersionSpec::AtVersion(r.version)));
   if (ctx.json) {
     ordered_json j;
     j["table"] = table;
@@ -106,8 +107,8 @@ Status RunCreate(const CreateFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(spec.properties, ParseKeyValues("--property", f.properties));
   if (f.name_given) spec.name = f.name;
   if (f.description_given) spec.description = f.description;
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  LITHIFY_ASSIGN_OR_RETURN(delta::CommitResult r, commands::CreateTable(fs.get(), f.table, spec));
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(delta::CommitResult r, commands::CreateTable(loc.fs(), loc.path(), spec));
   return Report("created", f.table, r, ctx);
 }
 
@@ -149,8 +150,8 @@ Status RunAlter(const AlterFlags& f, const Context& ctx) {
     LITHIFY_ASSIGN_OR_RETURN(spec.clustering_columns, ParseClusterBy(f.cluster_by));
   }
   if (spec.empty()) return UsageError("alter needs at least one of --set, --unset or --cluster-by");
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  LITHIFY_ASSIGN_OR_RETURN(delta::CommitResult r, commands::AlterTable(fs.get(), f.table, spec));
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(delta::CommitResult r, commands::AlterTable(loc.fs(), loc.path(), spec));
   return Report("altered", f.table, r, ctx);
 }
 

@@ -11,6 +11,7 @@
 #include "lithify/io/filesystem.h"
 #include "tools/cli/auto_compact_render.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -76,8 +77,8 @@ Status RunDelete(const DeleteFlags& f, const Context& ctx) {
   commands::DeleteSpec spec;
   spec.predicate = f.where;
   spec.auto_compact.allowed = !f.no_auto_compact;
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  Result<commands::DeleteResult> r = commands::DeleteRows(fs.get(), f.table, spec);
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  Result<commands::DeleteResult> r = commands::DeleteRows(loc.fs(), loc.path(), spec);
   if (!r.ok()) {
     const Status& st = r.status();
     if (st.IsInvalidArgument() && st.message().rfind("predicate: ", 0) == 0) {

@@ -13,6 +13,7 @@
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/target_size.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -115,8 +116,8 @@ Status RunDiagnose(const DiagnoseFlags& f, const Context& ctx) {
     o.target_cube_size = std::max(o.target_cube_size, *v);
   }
   o.autotune = f.autotune;
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  LITHIFY_ASSIGN_OR_RETURN(commands::Diagnosis d, commands::Diagnose(fs.get(), f.table, o));
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::Diagnosis d, commands::Diagnose(loc.fs(), loc.path(), o));
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(
         commands::DiagnosisToJson(d).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));

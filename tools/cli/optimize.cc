@@ -18,6 +18,7 @@
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/target_size.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -216,8 +217,8 @@ Status RunOptimize(const OptimizeFlags& f, const Context& ctx) {
   line->op = f.reorg ? "reorg" : "optimize";
   commands::ProgressFn progress;
   if (ctx.progress && !ctx.json) progress = [line](const exec::Progress& p) { (*line)(p); };
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  Result<commands::OptimizeResult> r = commands::Optimize(fs.get(), f.table, spec, progress);
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  Result<commands::OptimizeResult> r = commands::Optimize(loc.fs(), loc.path(), spec, progress);
   if (line->shown) std::fprintf(stderr, "\n");
   if (!r.ok()) {
     const Status& st = r.status();

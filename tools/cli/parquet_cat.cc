@@ -14,6 +14,7 @@
 #include "lithify/parquet/rows_json.h"
 #include "tools/cli/output.h"
 #include "tools/cli/parquet_commands.h"
+#include "tools/cli/storage.h"
 
 namespace lithify::cli {
 namespace {
@@ -65,8 +66,9 @@ Status RunCat(const CatOptions& opts, const Context&) {
       parquet::RowFormat format,
       CheckRowOutputFlags(opts.format, opts.limit_given, opts.limit, opts.columns));
 
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  Result<std::unique_ptr<parquet::FileReader>> opened = parquet::FileReader::Open(fs.get(), opts.file);
+  Result<OpenedLocation> loc = OpenLocation(opts.file);
+  if (!loc.ok()) return NameFile(loc.status(), opts.file);
+  Result<std::unique_ptr<parquet::FileReader>> opened = parquet::FileReader::Open(loc->fs(), loc->path());
   if (!opened.ok()) return NameFile(opened.status(), opts.file);
   parquet::FileReader& reader = **opened;
   const parquet::Schema& schema = reader.schema();

@@ -13,6 +13,7 @@
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
 #include "tools/cli/parquet_commands.h"
+#include "tools/cli/storage.h"
 
 namespace lithify::cli {
 namespace {
@@ -316,8 +317,9 @@ json JsonReport(const parquet::FileReader& reader) {
 }
 
 Status RunInspect(const InspectOptions& opts, const Context& ctx) {
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  Result<std::unique_ptr<parquet::FileReader>> opened = parquet::FileReader::Open(fs.get(), opts.file);
+  Result<OpenedLocation> loc = OpenLocation(opts.file);
+  if (!loc.ok()) return NameFile(loc.status(), opts.file);
+  Result<std::unique_ptr<parquet::FileReader>> opened = parquet::FileReader::Open(loc->fs(), loc->path());
   if (!opened.ok()) return NameFile(opened.status(), opts.file);
   if (ctx.json) {
     // Footer strings may hold any bytes: invalid UTF-8 is replaced rather than thrown on.

@@ -18,7 +18,9 @@
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/compression.h"
 #include "lithify/parquet/rewrite.h"
+#include "lithify/io/registry.h"
 #include "tools/cli/parquet_commands.h"
+#include "tools/cli/storage.h"
 
 namespace lithify::cli {
 namespace {
@@ -90,9 +92,17 @@ Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
   ropts.copy_plain_pages = !o.no_page_copy && o.level == 0;
   ropts.progress = [&ctx](const parquet::RewriteProgress& p) { Progress(ctx, p); };
 
-  auto fs = io::NewLocalFileSystem();
+  // Inputs and output may each live anywhere: resolve them and route by location.
+  RegisterStorageBackends();
+  std::vector<std::string> inputs;
+  for (const std::string& in : o.inputs) {
+    LITHIFY_ASSIGN_OR_RETURN(io::OpenedLocation loc, io::OpenFileSystem(in));
+    inputs.push_back(std::move(loc.path));
+  }
+  LITHIFY_ASSIGN_OR_RETURN(io::OpenedLocation out, io::OpenFileSystem(o.out));
+  std::shared_ptr<io::FileSystem> fs = io::NewRoutingFileSystem();
   LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult r,
-                           parquet::RewriteFiles(fs.get(), o.inputs, o.out, ropts));
+                           parquet::RewriteFiles(fs.get(), inputs, out.path, ropts));
   if (ctx.progress) std::fprintf(stderr, "\n");
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "lithify/base/macros.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/io/registry.h"
 #include "lithify/server/server.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 
 namespace lithify::cli {
 namespace {
@@ -26,15 +29,22 @@ void OnSignal(int) { g_stop = 1; }
 Status RunServe(const ServeFlags& f, const Context& ctx) {
   if (f.port < 0 || f.port > 65535) return UsageError("--port: must be within [0, 65535], got {}", f.port);
   if (f.host.empty()) return UsageError("--host: must not be empty");
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  // Tables may live on different stores: each --table is resolved, and one routing
+  // FileSystem serves them all by their resolved locations.
+  RegisterStorageBackends();
+  std::shared_ptr<io::FileSystem> fs = io::NewRoutingFileSystem();
+  std::vector<std::string> roots;
   for (const std::string& t : f.tables) {
+    LITHIFY_ASSIGN_OR_RETURN(io::OpenedLocation loc, io::OpenFileSystem(t));
     // Refuse a path that is not a Delta table now, not on the first request.
-    Result<std::vector<io::FileInfo>> log = fs->ListFrom(t + "/_delta_log", "");
-    if (!log.ok() || log->empty()) return UsageError("--table {}: not a Delta table (no _delta_log)", t);
+    Result<std::vector<io::FileInfo>> log = fs->ListFrom(io::JoinPath(loc.path, "_delta_log"), "");
+    if (!log.ok()) return UsageError("--table {}: {}", t, log.status().message());
+    if (log->empty()) return UsageError("--table {}: not a Delta table (no _delta_log)", t);
+    roots.push_back(std::move(loc.path));
   }
   server::ServerConfig config;
   config.fs = fs.get();
-  config.tables = f.tables;
+  config.tables = roots;
   server::ServeOptions opts;
   opts.host = f.host;
   opts.port = f.port;

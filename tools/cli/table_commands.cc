@@ -15,6 +15,7 @@
 #include "lithify/expr/value.h"
 #include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -94,9 +95,9 @@ Status RunScan(const ScanFlags& f, const Context& ctx) {
   opts.limit = f.limit_given ? f.limit : -1;
   opts.count_only = f.count;
   opts.prune_files = !f.no_skipping;
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
   std::unique_ptr<commands::ScanSink> sink = commands::NewRenderSink(format, WriteStdout);
-  Result<commands::ScanResult> r = commands::Scan(fs.get(), f.table, opts, sink.get());
+  Result<commands::ScanResult> r = commands::Scan(loc.fs(), loc.path(), opts, sink.get());
   if (!r.ok()) return MapPredicateError(r.status());
   if (f.count) {
     if (ctx.json) {
@@ -129,8 +130,8 @@ Status RunFiles(const FilesFlags& f, const Context& ctx) {
   commands::FilesOptions opts;
   LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
   opts.where = f.where;
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  Result<commands::FilesReport> r = commands::ListFiles(fs.get(), f.table, opts);
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  Result<commands::FilesReport> r = commands::ListFiles(loc.fs(), loc.path(), opts);
   if (!r.ok()) return MapPredicateError(r.status());
   const commands::FilesReport& rep = *r;
   const bool with_verdict = rep.predicate.has_value();
@@ -214,11 +215,11 @@ struct DescribeFlags {
 
 Status RunDetail(const DescribeFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec spec, ToVersionSpec(f.version));
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
   // The process exits after printing: the snapshot (hundreds of MB for a million files)
   // is left to the OS instead of being freed block by block (reachable, so no leak report).
   static auto* kept = new std::shared_ptr<const delta::Snapshot>();
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d, commands::DescribeDetail(fs.get(), f.table, spec, kept));
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d, commands::DescribeDetail(loc.fs(), loc.path(), spec, kept));
   ordered_json j = commands::TableDetailToJson(d);
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
@@ -235,9 +236,9 @@ Status RunDetail(const DescribeFlags& f, const Context& ctx) {
 // The DESCRIBE HISTORY columns, in Delta's order, taken from commitInfo when present.
 Status RunHistory(const DescribeFlags& f, const Context& ctx) {
   if (f.limit_given && f.limit < 0) return UsageError("--limit must be non-negative, not {}", f.limit);
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
   LITHIFY_ASSIGN_OR_RETURN(std::vector<commands::HistoryEntry> h,
-                           commands::DescribeHistory(fs.get(), f.table, f.limit_given ? f.limit : -1));
+                           commands::DescribeHistory(loc.fs(), loc.path(), f.limit_given ? f.limit : -1));
   if (ctx.json) {
     ordered_json arr = ordered_json::array();
     for (const auto& e : h) arr.push_back(commands::HistoryEntryToJson(e));

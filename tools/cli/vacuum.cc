@@ -13,6 +13,7 @@
 #include "lithify/io/filesystem.h"
 #include "lithify/planner/decision_log.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/storage.h"
 #include "tools/cli/output.h"
 
 namespace lithify::cli {
@@ -142,8 +143,8 @@ Status RunVacuum(const VacuumFlags& f, const Context& ctx) {
   spec.lite = f.lite;
   spec.disable_retention_check = f.disable_retention_check;
   spec.allow_foreign_files = f.allow_foreign_files;
-  std::unique_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  LITHIFY_ASSIGN_OR_RETURN(commands::VacuumResult r, commands::Vacuum(fs.get(), f.table, spec));
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::VacuumResult r, commands::Vacuum(loc.fs(), loc.path(), spec));
   Status printed =
       ctx.json ? WriteStdout(ToJson(r).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n")
                : WriteStdout(ToText(r));

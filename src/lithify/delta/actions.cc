@@ -5,6 +5,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/delta/json_util.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::delta {
 
@@ -339,32 +340,6 @@ Json ToJson(const AddCdcFile& c) {
   return Json{{"cdc", j}};
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// `scheme:` followed by '/', e.g. "file:/x", "s3://b/x". A relative path whose first
-// segment merely contains ':' (writers percent-encode it, but be lenient) is not a URI.
-bool HasScheme(std::string_view p) {
-  size_t colon = p.find(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  for (size_t i = 0; i < colon; ++i) {
-    char c = p[i];
-    bool ok = std::isalpha(static_cast<unsigned char>(c)) ||
-              (i > 0 && (std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'));
-    if (!ok) return false;
-  }
-  return colon + 1 < p.size() && p[colon + 1] == '/';
-}
-
-std::string_view TrimTrailingSlashes(std::string_view s) {
-  while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 bool Protocol::HasReaderFeature(std::string_view f) const {
@@ -404,55 +379,59 @@ std::string ActionToJson(const Action& action) {
   return std::visit([](const auto& a) { return json::Dump(ToJson(a)); }, action);
 }
 
-Result<std::string> DecodeActionPath(std::string_view uri_path) {
-  std::string out;
-  out.reserve(uri_path.size());
-  for (size_t i = 0; i < uri_path.size(); ++i) {
-    char c = uri_path[i];
-    if (c != '%') {
-      out.push_back(c);
-      continue;
-    }
-    int hi = i + 2 < uri_path.size() ? HexValue(uri_path[i + 1]) : -1;
-    int lo = hi >= 0 ? HexValue(uri_path[i + 2]) : -1;
-    if (lo < 0) return Status::Corruption("path '{}' has a malformed percent escape", uri_path);
-    out.push_back(static_cast<char>(hi * 16 + lo));
-    i += 2;
-  }
-  return out;
+Result<std::string> DecodeActionPath(std::string_view uri_path) { return io::PercentDecode(uri_path); }
+
+namespace {
+
+Status OutsideRoot(std::string_view uri_path, std::string_view table_root) {
+  return Status::Corruption("path '{}' is outside the table root '{}'", uri_path, table_root);
 }
 
-Result<std::string> RelativizeDataPath(std::string_view table_root, std::string_view uri_path) {
-  std::string_view p = uri_path;
-  std::string absolute;
-  bool is_absolute = false;
-  if (HasScheme(p)) {
-    if (p.substr(0, 5) != "file:") {
-      return Status::Corruption("path '{}' is outside the table root '{}'", uri_path, table_root);
+// The decoded form of an absolute action path (a URI or a '/' path) relative to the
+// table root, or Corruption when it lies outside. A local root accepts '/' paths and
+// file: URIs of this host; an object-store root accepts URIs of the same store
+// (scheme aliases folded, see io::CanonicalLocation) and '/' paths within its
+// authority, which Hadoop resolves against the root's file system.
+Result<std::string> RelativizeAbsolute(std::string_view table_root, std::string_view uri_path) {
+  std::string root = io::CanonicalLocation(table_root);
+  std::string decoded;
+  const bool root_is_uri = io::HasScheme(root);
+  if (io::HasScheme(uri_path) && io::SchemeOf(uri_path) == "file") {
+    if (root_is_uri) return OutsideRoot(uri_path, table_root);
+    auto local = io::FileUriToPath(uri_path);
+    if (!local.ok()) {
+      // Another host's path is outside; a malformed escape stays a malformed escape.
+      LITHIFY_RETURN_NOT_OK(DecodeActionPath(uri_path).status());
+      return OutsideRoot(uri_path, table_root);
     }
-    p.remove_prefix(5);
-    // file:///x and file://localhost/x have an authority; file:/x does not.
-    if (p.substr(0, 2) == "//") {
-      size_t slash = p.find('/', 2);
-      std::string_view authority = p.substr(2, slash == std::string_view::npos ? p.npos : slash - 2);
-      if (!authority.empty() && authority != "localhost") {
-        return Status::Corruption("path '{}' is outside the table root '{}'", uri_path, table_root);
-      }
-      p = slash == std::string_view::npos ? std::string_view() : p.substr(slash);
+    decoded = std::move(local).value();
+  } else if (io::HasScheme(uri_path)) {
+    if (!root_is_uri) return OutsideRoot(uri_path, table_root);
+    LITHIFY_ASSIGN_OR_RETURN(decoded, DecodeActionPath(uri_path));
+    decoded = io::CanonicalLocation(decoded);
+  } else {
+    LITHIFY_ASSIGN_OR_RETURN(decoded, DecodeActionPath(uri_path));
+    if (root_is_uri) {
+      auto parts = io::SplitUri(root);
+      if (!parts.ok()) return OutsideRoot(uri_path, table_root);
+      decoded = parts->scheme + "://" + parts->authority + decoded;
     }
-    is_absolute = true;
-  } else if (!p.empty() && p[0] == '/') {
-    is_absolute = true;
   }
-  LITHIFY_ASSIGN_OR_RETURN(std::string decoded, DecodeActionPath(p));
-  std::string rel = decoded;
-  if (is_absolute) {
-    std::string_view root = TrimTrailingSlashes(table_root);
-    if (decoded.size() <= root.size() + 1 || decoded.compare(0, root.size(), root) != 0 ||
-        decoded[root.size()] != '/') {
-      return Status::Corruption("path '{}' is outside the table root '{}'", uri_path, table_root);
-    }
-    rel = decoded.substr(root.size() + 1);
+  if (decoded.size() <= root.size() + 1 || decoded.compare(0, root.size(), root) != 0 ||
+      decoded[root.size()] != '/') {
+    return OutsideRoot(uri_path, table_root);
+  }
+  return decoded.substr(root.size() + 1);
+}
+
+}  // namespace
+
+Result<std::string> RelativizeDataPath(std::string_view table_root, std::string_view uri_path) {
+  std::string rel;
+  if (io::HasScheme(uri_path) || (!uri_path.empty() && uri_path[0] == '/')) {
+    LITHIFY_ASSIGN_OR_RETURN(rel, RelativizeAbsolute(table_root, uri_path));
+  } else {
+    LITHIFY_ASSIGN_OR_RETURN(rel, DecodeActionPath(uri_path));
   }
   // Normalize "a/./b" and reject any ".." segment: a relative path must stay inside.
   std::string norm;

@@ -151,5 +151,25 @@ TEST(ActionsTest, PathsArePercentDecodedAndKeptInsideTheRoot) {
   }
 }
 
+TEST(ActionsTest, ObjectStoreRootsRelativizeTheirOwnUris) {
+  EXPECT_EQ(*RelativizeDataPath("s3://bucket/t", "s3://bucket/t/x.parquet"), "x.parquet");
+  // Scheme aliases name the same store; escapes are decoded; the root may end in '/'.
+  EXPECT_EQ(*RelativizeDataPath("s3://bucket/t/", "s3a://bucket/t/p%3D1/x%20y.parquet"), "p=1/x y.parquet");
+  EXPECT_EQ(*RelativizeDataPath("s3a://bucket/t", "S3://bucket/t/x.parquet"), "x.parquet");
+  // A '/' path is resolved within the root's bucket, as Hadoop does.
+  EXPECT_EQ(*RelativizeDataPath("s3://bucket/t", "/t/d/x.parquet"), "d/x.parquet");
+  EXPECT_EQ(*RelativizeDataPath("abfss://c@acct.dfs.core.windows.net/t",
+                                "abfs://c@acct.dfs.core.windows.net/t/x.parquet"),
+            "x.parquet");
+  EXPECT_EQ(*RelativizeDataPath("s3://bucket/t", "x.parquet"), "x.parquet");
+  for (const char* bad : {"s3://other/t/x.parquet", "s3://bucket/tx/x.parquet", "s3://bucket/t",
+                          "file:/t/x.parquet", "/other/x.parquet", "abfs://c@acct/t/x.parquet",
+                          "s3://bucket/t/../x.parquet"}) {
+    auto r = RelativizeDataPath("s3://bucket/t", bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(r.status().IsCorruption()) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace lithify::delta

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "lithify/base/macros.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::delta {
 
@@ -48,30 +49,18 @@ std::string UuidText(std::string_view b) {
   return s;
 }
 
-// `file:` URIs and plain absolute paths; other schemes live on stores lithify's
-// FileSystem for this table does not address.
+// An absolute DV path ('p' storage type): a file: URI becomes its local path, a URI of
+// another store stays a URI (decoded) for the table's FileSystem to read, a plain path is
+// percent-decoded.
 Result<std::string> AbsoluteDvPath(std::string_view p) {
-  if (p.substr(0, 5) == "file:") {
-    p.remove_prefix(5);
-    if (p.substr(0, 2) == "//") {
-      size_t slash = p.find('/', 2);
-      if (slash == std::string_view::npos) return Status::Corruption("DV path '{}' has no path", p);
-      p = p.substr(slash);
-    }
-  } else if (p.find("://") != std::string_view::npos) {
-    return Status::NotSupported("deletion vector on a remote store ('{}')", p);
+  if (io::SchemeOf(p) == "file") {
+    auto local = io::FileUriToPath(p);
+    if (!local.ok()) return Status::Corruption("DV path: {}", local.status().message());
+    return local;
   }
-  std::string out;
-  for (size_t i = 0; i < p.size(); ++i) {  // the path is a URI: percent-decode
-    if (p[i] == '%' && i + 2 < p.size() && std::isxdigit(static_cast<unsigned char>(p[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(p[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(p.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(p[i]);
-    }
-  }
-  return out;
+  auto decoded = io::PercentDecode(p);
+  if (!decoded.ok()) return Status::Corruption("DV path: {}", decoded.status().message());
+  return decoded;
 }
 
 }  // namespace

@@ -174,6 +174,9 @@ std::optional<LogFileName> ParseLogFileName(std::string_view name) {
   return std::nullopt;
 }
 
+// Files per listing page: S3's and Azure's page size, so one page is one request.
+constexpr size_t kListPageFiles = 1000;
+
 std::string CommitFileName(int64_t version) { return fmt::format("{:020}.json", version); }
 std::string ClassicCheckpointFileName(int64_t version) {
   return fmt::format("{:020}.checkpoint.parquet", version);
@@ -205,20 +208,25 @@ Result<std::optional<LastCheckpointHint>> ReadLastCheckpoint(io::FileSystem* fs,
 }
 
 Result<std::vector<LogFile>> ListLogFiles(io::FileSystem* fs, std::string_view log_dir,
-                                          std::optional<int64_t> from_version) {
+                                          std::optional<int64_t> from_version,
+                                          std::optional<int64_t> until_version) {
   // Every name of version >= v sorts after the bare 20-digit prefix of v.
   std::string start_after;
   if (from_version && *from_version > 0) {
     start_after = io::JoinPath(log_dir, fmt::format("{:020}", *from_version));
   }
-  LITHIFY_ASSIGN_OR_RETURN(auto infos, fs->ListFrom(log_dir, start_after));
   std::vector<LogFile> out;
-  for (auto& info : infos) {
-    if (info.is_dir) continue;
-    auto name = ParseLogFileName(BaseName(info.path));
-    if (!name) continue;
-    if (from_version && name->version < *from_version) continue;
-    out.push_back(LogFile{std::move(info.path), std::move(*name), info.size, info.mtime_ms});
+  for (bool more = true; more;) {
+    LITHIFY_ASSIGN_OR_RETURN(auto page, fs->ListFilesPage(log_dir, start_after, kListPageFiles));
+    more = page.more && !page.files.empty();
+    if (more) start_after = page.files.back().path;
+    for (auto& info : page.files) {
+      auto name = ParseLogFileName(BaseName(info.path));
+      if (!name) continue;
+      if (from_version && name->version < *from_version) continue;
+      if (until_version && name->version > *until_version) more = false;
+      out.push_back(LogFile{std::move(info.path), std::move(*name), info.size, info.mtime_ms});
+    }
   }
   std::sort(out.begin(), out.end(), FileLess);
   return out;
@@ -302,13 +310,13 @@ Result<LogSegment> LoadLogSegment(io::FileSystem* fs, std::string_view table_roo
   const std::string log_dir = io::JoinPath(table_root, "_delta_log");
   LITHIFY_ASSIGN_OR_RETURN(auto hint, ReadLastCheckpoint(fs, log_dir));
   if (hint && (!version || hint->version <= *version)) {
-    LITHIFY_ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, log_dir, hint->version));
+    LITHIFY_ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, log_dir, hint->version, version));
     if (!CheckpointsAt(files, hint->version).complete.empty()) {
       return BuildLogSegment(log_dir, files, version);
     }
     // The hint names a checkpoint that is absent or incomplete: list everything.
   }
-  LITHIFY_ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, log_dir));
+  LITHIFY_ASSIGN_OR_RETURN(auto files, ListLogFiles(fs, log_dir, std::nullopt, version));
   return BuildLogSegment(log_dir, files, version);
 }
 

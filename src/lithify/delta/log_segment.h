@@ -93,9 +93,13 @@ Result<std::optional<LastCheckpointHint>> ReadLastCheckpoint(io::FileSystem* fs,
                                                              std::string_view log_dir);
 
 // Lists `log_dir` (non-recursively) and returns the recognized log files sorted by
-// (version, type, part). With `from_version`, only files of versions >= from_version.
+// (version, type, part). With `from_version`, only files of versions >= from_version
+// (the listing starts after them: an object store lists only what follows). With
+// `until_version`, listing stops at the first page holding a version past it (those
+// files are still returned), so time travel does not list the whole newer log.
 Result<std::vector<LogFile>> ListLogFiles(io::FileSystem* fs, std::string_view log_dir,
-                                          std::optional<int64_t> from_version = std::nullopt);
+                                          std::optional<int64_t> from_version = std::nullopt,
+                                          std::optional<int64_t> until_version = std::nullopt);
 
 // Selects the segment for `version` (nullopt = latest) from a listing. Rules:
 // - The latest version is the highest commit or complete-checkpoint version.

@@ -19,6 +19,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/delta/checkpoint.h"
 #include "lithify/delta/stats.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::delta {
 
@@ -271,31 +272,32 @@ bool IsOutsideRoot(const Status& st) {
 // The reconciliation key of a path outside the table root (RelativizeDataPath refused it
 // as outside). `/x/y`, `file:/x/y`, `file:///x/y` and `file://localhost/x/y` all become
 // the decoded absolute path "/x/y", and a relative path with ".." segments is resolved
-// against the root, with "." and empty segments dropped; other schemes (s3://...) keep
-// their decoded URI. In-root keys are relative (never start with '/', contain no ".."
-// segment and no scheme), so the two kinds cannot collide.
+// against the root, with "." and empty segments dropped; URIs of other stores keep their
+// decoded, canonical URI (io::CanonicalLocation) with the path part normalized the same
+// way. In-root keys are relative (never start with '/', contain no ".." segment and no
+// scheme), so the two kinds cannot collide.
 std::string OutsideRootKey(std::string_view root, std::string_view uri) {
-  std::string_view p = uri;
-  bool absolute = false;
-  if (p.substr(0, 5) == "file:") {
-    p.remove_prefix(5);
-    if (p.substr(0, 2) == "//") {
-      size_t slash = p.find('/', 2);
-      p = slash == std::string_view::npos ? std::string_view() : p.substr(slash);
-    }
-    absolute = true;
-  } else if (!p.empty() && p.front() == '/') {
-    absolute = true;
+  std::string full;
+  if (io::SchemeOf(uri) == "file") {
+    auto local = io::FileUriToPath(uri);
+    full = local.ok() ? std::move(local).value() : std::string(uri);
   } else {
-    size_t colon = p.find(':'), slash = p.find('/');
-    if (colon != std::string_view::npos && (slash == std::string_view::npos || colon < slash)) {
-      auto decoded = DecodeActionPath(p);  // another scheme: the URI itself
-      return decoded.ok() ? *decoded : std::string(uri);
+    auto decoded = DecodeActionPath(uri);
+    full = decoded.ok() ? std::move(decoded).value() : std::string(uri);
+    if (!io::HasScheme(full) && (full.empty() || full.front() != '/')) {
+      full = std::string(root) + "/" + full;
     }
   }
-  auto decoded = DecodeActionPath(p);
-  std::string full = decoded.ok() ? std::move(decoded).value() : std::string(p);
-  if (!absolute) full = std::string(root) + "/" + full;
+  // "scheme://authority" stays as it is; only the path after it is normalized.
+  std::string prefix;
+  if (io::HasScheme(full)) {
+    full = io::CanonicalLocation(full);
+    size_t authority = full.find("//");
+    size_t slash = authority == std::string::npos ? full.find('/') : full.find('/', authority + 2);
+    if (slash == std::string::npos) return full;
+    prefix = full.substr(0, slash);
+    full.erase(0, slash);
+  }
   std::vector<std::string_view> segs;
   size_t pos = 0;
   while (pos <= full.size()) {
@@ -309,7 +311,7 @@ std::string OutsideRootKey(std::string_view root, std::string_view uri) {
     }
     pos = end + 1;
   }
-  std::string key;
+  std::string key = prefix;
   for (std::string_view seg : segs) {
     key.push_back('/');
     key.append(seg);
@@ -561,7 +563,7 @@ class SnapshotBuilder {
 
   Result<std::string> SidecarPath(const Sidecar& s) {
     LITHIFY_ASSIGN_OR_RETURN(std::string decoded, DecodeActionPath(s.path));
-    if (decoded.rfind("file:", 0) == 0 || (!decoded.empty() && decoded[0] == '/')) {
+    if (io::HasScheme(decoded) || (!decoded.empty() && decoded[0] == '/')) {
       LITHIFY_ASSIGN_OR_RETURN(std::string rel, RelativizeDataPath(snap_->table_root_, s.path));
       return io::JoinPath(snap_->table_root_, rel);
     }

@@ -19,6 +19,14 @@ class FaultyFile final : public RandomAccessFile {
     if (d.fire) return d.error;
     return base_->ReadAt(offset, length, out);
   }
+  // Faultable as a whole (kReadRanges) and per read: the base class splits it into
+  // ReadAt calls of this file, each of which may fail too.
+  Result<std::vector<Buffer>> ReadRanges(const std::vector<ReadRange>& ranges) override {
+    auto d = fs_->Decide(FsOp::kReadRanges, base_->path());
+    if (d.fire) return d.error;
+    return RandomAccessFile::ReadRanges(ranges);
+  }
+  ReadProfile read_profile() const override { return base_->read_profile(); }
 
  private:
   FaultInjectingFileSystem* const fs_;
@@ -133,6 +141,14 @@ Result<std::vector<FileInfo>> FaultInjectingFileSystem::ListFrom(std::string_vie
   auto d = Decide(FsOp::kList, dir);
   if (d.fire) return d.error;
   return base_->ListFrom(dir, start_after);
+}
+
+Result<FileSystem::FilePage> FaultInjectingFileSystem::ListFilesPage(std::string_view dir,
+                                                                     std::string_view start_after,
+                                                                     size_t page_size) {
+  auto d = Decide(FsOp::kList, dir);
+  if (d.fire) return d.error;
+  return base_->ListFilesPage(dir, start_after, page_size);
 }
 
 Result<std::unique_ptr<RandomAccessFile>> FaultInjectingFileSystem::OpenForRead(

@@ -19,21 +19,9 @@
 #include <vector>
 
 #include "lithify/io/filesystem.h"
+#include "lithify/io/fs_op.h"
 
 namespace lithify::io {
-
-enum class FsOp : int {
-  kHead,
-  kList,         // ListRecursive, ListFrom, ListDirectoriesRecursive, ListTemporariesRecursive
-  kOpenForRead,
-  kReadAt,       // reads through a file opened by this FileSystem
-  kCreate,
-  kAppend,       // appends to a stream created by this FileSystem
-  kClose,
-  kPutIfAbsent,
-  kDelete,       // Delete and DeleteEmptyDirectory
-};
-inline constexpr int kNumFsOps = 9;
 
 struct Fault {
   FsOp op = FsOp::kReadAt;
@@ -77,6 +65,8 @@ class FaultInjectingFileSystem final : public FileSystem {
   Result<std::vector<FileInfo>> ListRecursive(std::string_view dir) override;
   Result<std::vector<FileInfo>> ListFrom(std::string_view dir,
                                          std::string_view start_after) override;
+  Result<FilePage> ListFilesPage(std::string_view dir, std::string_view start_after,
+                                 size_t page_size) override;
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(std::string_view path) override;
   Result<std::unique_ptr<OutputStream>> Create(std::string_view path) override;
   Status PutIfAbsent(std::string_view path, ByteView data) override;

@@ -1,6 +1,7 @@
 // The non-virtual helpers of the FileSystem contract and the in-memory buffer file.
 #include "lithify/io/filesystem.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -41,6 +42,73 @@ class BufferFile final : public RandomAccessFile {
 };
 
 }  // namespace
+
+std::vector<ReadRange> CoalesceRanges(std::vector<ReadRange> ranges, uint64_t gap,
+                                      uint64_t max_size) {
+  std::erase_if(ranges, [](const ReadRange& r) { return r.length == 0; });
+  std::sort(ranges.begin(), ranges.end(), [](const ReadRange& a, const ReadRange& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.length > b.length;
+  });
+  std::vector<ReadRange> out;
+  for (const ReadRange& r : ranges) {
+    if (!out.empty()) {
+      ReadRange& last = out.back();
+      const uint64_t last_end = last.offset + last.length;
+      const uint64_t end = std::max(last_end, r.offset + r.length);
+      // Overlapping or contained ranges always merge; nearby ones within the size cap.
+      const bool overlaps = r.offset <= last_end && end == last_end;
+      const bool near = r.offset <= last_end || r.offset - last_end <= gap;
+      if (overlaps || (max_size > 0 && near && end - last.offset <= max_size)) {
+        last.length = end - last.offset;
+        continue;
+      }
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+Result<std::vector<Buffer>> RandomAccessFile::ReadRanges(const std::vector<ReadRange>& ranges) {
+  const uint64_t file_size = size();
+  for (const ReadRange& r : ranges) {
+    if (r.length > SIZE_MAX) return Status::IOError("{}: read of {} bytes does not fit in memory", path(), r.length);
+    LITHIFY_RETURN_NOT_OK(CheckRange(path(), file_size, r.offset, static_cast<size_t>(r.length)));
+  }
+  const ReadProfile profile = read_profile();
+  std::vector<ReadRange> merged = CoalesceRanges(ranges, profile.coalesce_gap, profile.max_coalesced);
+  std::vector<Buffer> out;
+  out.reserve(ranges.size());
+  for (const ReadRange& r : ranges) out.emplace_back(static_cast<size_t>(r.length));
+  for (const ReadRange& m : merged) {
+    LITHIFY_ASSIGN_OR_RETURN(Buffer bytes, Read(m.offset, static_cast<size_t>(m.length)));
+    CopyCoveredRanges(m, bytes.view(), ranges, &out);
+  }
+  return out;
+}
+
+void CopyCoveredRanges(const ReadRange& merged, ByteView bytes,
+                       const std::vector<ReadRange>& ranges, std::vector<Buffer>* out) {
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const ReadRange& r = ranges[i];
+    if (r.length == 0 || r.offset < merged.offset ||
+        r.offset + r.length > merged.offset + merged.length) {
+      continue;
+    }
+    std::memcpy((*out)[i].data(), bytes.data() + (r.offset - merged.offset), static_cast<size_t>(r.length));
+  }
+}
+
+Result<FileSystem::FilePage> FileSystem::ListFilesPage(std::string_view dir,
+                                                       std::string_view start_after,
+                                                       size_t page_size) {
+  if (page_size == 0) return Status::InvalidArgument("ListFilesPage: page_size must be >= 1");
+  LITHIFY_ASSIGN_OR_RETURN(std::vector<FileInfo> all, ListFrom(dir, start_after));
+  FilePage page;
+  for (FileInfo& info : all) {
+    if (!info.is_dir) page.files.push_back(std::move(info));
+  }
+  return page;
+}
 
 Result<Buffer> RandomAccessFile::Read(uint64_t offset, size_t length) {
   // Validate before allocating: a corrupt length field must not become a huge allocation.

@@ -4,7 +4,15 @@
 // offers what every object store offers and nothing POSIX-only: Head, sorted listing,
 // ranged reads, whole-object creation whose content becomes visible only at Close,
 // put-if-absent (the Delta commit primitive) and idempotent deletes. Paths are
-// '/'-separated strings; for the local file system they are ordinary paths.
+// '/'-separated strings and always full: ordinary paths for the local file system, whole
+// URIs for an object store ("s3://bucket/t/_delta_log/0.json"), so that JoinPath and a
+// table log's absolute paths work the same on every store. io::OpenFileSystem
+// (registry.h) picks the FileSystem for a location.
+//
+// Over a network every call is a request, so the interface lets callers say what they
+// will need: ReadRanges takes several ranges at once (coalesced into few requests),
+// read_profile() tells a reader how large a read is worth making, and ListFilesPage
+// lists in bounded pages.
 //
 // Thread-safety: a FileSystem may be used from many threads at once. A RandomAccessFile
 // supports concurrent ReadAt calls. An OutputStream is used by one thread at a time.
@@ -29,6 +37,37 @@ struct FileInfo {
   bool is_dir = false;
 };
 
+// One byte range of a file.
+struct ReadRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
+// How reads of a file are best shaped. A local file reads any range cheaply (all zero);
+// an object store pays a round trip per request, so nearby ranges are worth merging
+// into one request and small reads are worth growing.
+struct ReadProfile {
+  // Ranges separated by at most this many bytes are read as one (ReadRanges).
+  uint64_t coalesce_gap = 0;
+  // A merged read grows to at most this many bytes (0: no merging).
+  uint64_t max_coalesced = 0;
+  // The smallest read worth a request: sequential readers read ahead at least this.
+  uint64_t preferred_read = 0;
+  // Whether every read is a network request (a reader then avoids reads it can skip).
+  bool remote = false;
+};
+
+// Merges ranges (in any order) whose gaps are at most `gap` bytes into covering ranges
+// of at most `max_size` bytes (a single range larger than that stays whole), sorted by
+// offset. Empty ranges are dropped. `max_size` 0 merges nothing.
+std::vector<ReadRange> CoalesceRanges(std::vector<ReadRange> ranges, uint64_t gap,
+                                      uint64_t max_size);
+
+// For ReadRanges implementations: copies every range of `ranges` that lies inside
+// `merged` from `bytes` (the content of `merged`) into (*out)[i], which is sized already.
+void CopyCoveredRanges(const ReadRange& merged, ByteView bytes,
+                       const std::vector<ReadRange>& ranges, std::vector<Buffer>* out);
+
 // Random-access reads of one immutable file.
 class RandomAccessFile {
  public:
@@ -40,6 +79,14 @@ class RandomAccessFile {
   virtual Status ReadAt(uint64_t offset, size_t length, uint8_t* out) = 0;
   // The path this file was opened with (for error messages).
   virtual const std::string& path() const = 0;
+
+  // Reads several ranges: result[i] holds ranges[i]. Ranges may overlap and come in any
+  // order. The default coalesces them by read_profile() and reads each merged range with
+  // one ReadAt; an object store overrides it to issue the merged reads concurrently.
+  // Any range past the end is IOError naming the path (nothing is returned then).
+  virtual Result<std::vector<Buffer>> ReadRanges(const std::vector<ReadRange>& ranges);
+  // How reads of this file are best shaped (see ReadProfile).
+  virtual ReadProfile read_profile() const { return {}; }
 
   // Convenience: ReadAt into a new Buffer.
   Result<Buffer> Read(uint64_t offset, size_t length);
@@ -75,6 +122,19 @@ class FileSystem {
   // This is the shape of an object-store LIST with start-after.
   virtual Result<std::vector<FileInfo>> ListFrom(std::string_view dir,
                                                  std::string_view start_after) = 0;
+
+  // The next *files* directly inside `dir` whose path is > `start_after`, sorted by
+  // path: one listing request's worth on an object store (at most `page_size`, >= 1),
+  // everything at once on a store that reads a directory whole anyway (the default,
+  // which filters ListFrom). `more` tells whether files may follow; the next page
+  // starts after the last one returned. Directories are left out (their order relative
+  // to files differs between stores).
+  struct FilePage {
+    std::vector<FileInfo> files;
+    bool more = false;
+  };
+  virtual Result<FilePage> ListFilesPage(std::string_view dir, std::string_view start_after,
+                                         size_t page_size);
 
   // NotFound if absent.
   virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(std::string_view path) = 0;
@@ -120,7 +180,10 @@ class FileSystem {
 
 // The host's file system. Create writes to a temporary sibling
 // (".<name>.tmp-<16 lowercase hex>") and renames at Close; PutIfAbsent uses link(2) from
-// such a temporary, which fails atomically if the target exists.
+// such a temporary, which fails atomically if the target exists. Paths are local paths: a
+// path with a URI scheme ("s3://...", "file:/...") is refused with NotSupported
+// (io::OpenFileSystem turns a file: URI into a path first), so that a URI can never become
+// a directory named "s3:" by accident.
 std::unique_ptr<FileSystem> NewLocalFileSystem();
 
 // A process-local in-memory file system (for tests and the simulator).

@@ -30,6 +30,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::io {
 
@@ -157,7 +158,16 @@ std::string TempSiblingPath(std::string_view path) {
   return dir.empty() ? name : JoinPath(dir, name);
 }
 
+// A URI handed to the local file system is a mistake upstream (a location that was
+// never resolved by OpenFileSystem, or a table log naming another store): refuse it
+// rather than create a directory named "s3:".
+Status CheckLocalPath(std::string_view path) {
+  if (!HasScheme(path)) return Status::OK();
+  return Status::NotSupported("{}: a URI is not a local path (URIs are opened through io::OpenFileSystem)", path);
+}
+
 Status CheckFilePath(std::string_view path) {
+  LITHIFY_RETURN_NOT_OK(CheckLocalPath(path));
   if (BaseName(path).empty()) {
     return Status::InvalidArgument("'{}' is not a file path (empty file name)", path);
   }
@@ -408,23 +418,30 @@ void SortByPath(std::vector<FileInfo>* infos) {
 class LocalFileSystem final : public FileSystem {
  public:
   Result<FileInfo> Head(std::string_view path) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(path));
     std::string p(path);
     struct stat st;
     if (stat(p.c_str(), &st) != 0) return LookupErrorFromErrno(errno, "stat", path);
     return InfoFromStat(std::move(p), st);
   }
 
-  Result<std::vector<FileInfo>> ListRecursive(std::string_view dir) override { return Walk(dir, Want::kFiles); }
+  Result<std::vector<FileInfo>> ListRecursive(std::string_view dir) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(dir));
+    return Walk(dir, Want::kFiles);
+  }
 
   Result<std::vector<FileInfo>> ListDirectoriesRecursive(std::string_view dir) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(dir));
     return Walk(dir, Want::kDirectories);
   }
 
   Result<std::vector<FileInfo>> ListTemporariesRecursive(std::string_view dir) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(dir));
     return Walk(dir, Want::kTemporaries);
   }
 
   Result<bool> DeleteEmptyDirectory(std::string_view path) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(path));
     std::string p(path);
     struct stat st;
     if (lstat(p.c_str(), &st) != 0) {
@@ -442,6 +459,7 @@ class LocalFileSystem final : public FileSystem {
 
   Result<std::vector<FileInfo>> ListFrom(std::string_view dir,
                                          std::string_view start_after) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(dir));
     std::vector<FileInfo> out;
     LITHIFY_RETURN_NOT_OK(ForEachEntry(
         std::string(dir), [&](std::string_view, FileInfo info, bool) -> Status {
@@ -453,6 +471,7 @@ class LocalFileSystem final : public FileSystem {
   }
 
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(std::string_view path) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(path));
     std::string p(path);
     int fd;
     do {
@@ -497,6 +516,7 @@ class LocalFileSystem final : public FileSystem {
   }
 
   Status Delete(std::string_view path) override {
+    LITHIFY_RETURN_NOT_OK(CheckLocalPath(path));
     std::string p(path);
     if (unlink(p.c_str()) == 0 || errno == ENOENT || errno == ENOTDIR) return Status::OK();
     return IOErrorFromErrno(errno, "delete", path);

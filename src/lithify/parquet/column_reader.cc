@@ -186,6 +186,9 @@ Status ColumnChunkReader::Start(io::RandomAccessFile* file, int64_t offset, int6
   file_ = file;
   chunk_offset_ = offset;
   chunk_length_ = length;
+  // Over a network a refill costs a request: read ahead as much as the file prefers.
+  const uint64_t preferred = file != nullptr ? file->read_profile().preferred_read : 0;
+  read_ahead_ = std::max<int64_t>(kReadAhead, static_cast<int64_t>(std::min<uint64_t>(preferred, INT64_MAX)));
   chunk_pos_ = 0;
   window_start_ = 0;
   window_.Resize(0);
@@ -230,7 +233,7 @@ Status ColumnChunkReader::EnsureWindow(size_t n) {
   if (chunk_pos_ >= window_start_ && need_end <= win_end) return Status::OK();
   int64_t keep = chunk_pos_ >= window_start_ && chunk_pos_ < win_end ? win_end - chunk_pos_ : 0;
   int64_t want = std::min(chunk_length_ - chunk_pos_,
-                          std::max(static_cast<int64_t>(n), kReadAhead));
+                          std::max(static_cast<int64_t>(n), read_ahead_));
   if (keep > 0) {
     std::memmove(window_.data(), window_.data() + (chunk_pos_ - window_start_),
                  static_cast<size_t>(keep));

@@ -130,6 +130,7 @@ class ColumnChunkReader {
   io::RandomAccessFile* file_ = nullptr;
   int64_t chunk_offset_ = 0;
   int64_t chunk_length_ = 0;
+  int64_t read_ahead_ = 0;      // bytes read at least per window refill (see Start)
   int64_t chunk_pos_ = 0;       // bytes of the chunk consumed by parsed pages
   int64_t window_start_ = 0;    // chunk position of window_[0]
   int page_index_ = 0;

@@ -1,7 +1,11 @@
 // FileReader: reads one Parquet file through io::RandomAccessFile.
 //
-// Open() reads and validates the footer only. Data is read per projected leaf column,
-// page by page with ranged reads. OpenRowGroup() streams a row group in batches of whole
+// Open() reads and validates the footer only; on a remote file (io::ReadProfile) it reads
+// the last 64 KiB speculatively, so one request usually brings the footer, and skips
+// the check of the leading magic unless those bytes came along. Data is read per
+// projected leaf column, page by page with ranged reads; on a remote file a row group's
+// projected chunks are fetched with one vectored read when they fit
+// ReadOptions::max_prefetch_bytes. OpenRowGroup() streams a row group in batches of whole
 // rows, so peak memory is bounded by one batch (rows and bytes, see ReadOptions) plus
 // about one page per projected column, the dictionaries and a small read-ahead window;
 // ReadRowGroup() returns a whole row group at once (bounded by the row group).
@@ -37,6 +41,11 @@ struct ReadOptions {
   // projected columns, BYTE_ARRAY offsets included. A batch is cut before the row that
   // would exceed it, but always holds at least one row (which may exceed it alone).
   int64_t max_batch_bytes = int64_t{64} << 20;
+  // Files whose reads are network requests (io::ReadProfile::remote): a row group's
+  // projected column chunks are read ahead with one vectored read (few coalesced
+  // requests) when together they are at most this many bytes; larger ones stream
+  // through each column's read-ahead window. 0 disables it.
+  int64_t max_prefetch_bytes = int64_t{32} << 20;
 };
 
 // Streams the rows of one row group in batches (FileReader::OpenRowGroup). Each column

@@ -1170,3 +1170,108 @@ TEST(RowGroupStreamTest, BitFlipsAgreeWithReadRowGroup) {
 
 }  // namespace
 }  // namespace lithify::parquet
+
+namespace lithify::parquet {
+namespace {
+
+// A file that reads like an object store: remote profile, every ReadAt counted as a
+// request.
+class RemoteLikeFile final : public io::RandomAccessFile {
+ public:
+  explicit RemoteLikeFile(std::unique_ptr<io::RandomAccessFile> base) : base_(std::move(base)) {}
+  uint64_t size() const override { return base_->size(); }
+  const std::string& path() const override { return base_->path(); }
+  io::ReadProfile read_profile() const override { return {1 << 20, 64 << 20, 4 << 20, true}; }
+  Status ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
+    ++*requests_;
+    return base_->ReadAt(offset, length, out);
+  }
+  std::shared_ptr<int> requests() const { return requests_; }
+
+ private:
+  std::unique_ptr<io::RandomAccessFile> base_;
+  std::shared_ptr<int> requests_ = std::make_shared<int>(0);
+};
+
+std::string FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(RemoteReadTest, OneRequestForTheFooterAndOnePerRowGroup) {
+  for (const char* name : {"alltypes_plain.parquet", "alltypes_dictionary.parquet",
+                           "nested_lists.snappy.parquet", "alltypes_tiny_pages.parquet",
+                           "nulls.snappy.parquet"}) {
+    const std::string path = kData + name;
+    auto local = OpenOk(name);
+    ASSERT_TRUE(local);
+    auto file = std::make_unique<RemoteLikeFile>(*Fs()->OpenForRead(path));
+    auto requests = file->requests();
+    auto remote = FileReader::Open(std::move(file));
+    ASSERT_TRUE(remote.ok()) << name << ": " << remote.status().ToString();
+    EXPECT_EQ(*requests, 1) << name << ": the footer takes one request";
+    for (int rg = 0; rg < local->num_row_groups(); ++rg) {
+      auto want = local->ReadRowGroup(rg, {});
+      ASSERT_TRUE(want.ok()) << want.status().ToString();
+      const int before = *requests;
+      auto got = (*remote)->ReadRowGroup(rg, {});
+      ASSERT_TRUE(got.ok()) << name << ": " << got.status().ToString();
+      // Two readers, two schemas: compare the values, not the descriptor objects.
+      for (size_t i = 0; i < got->columns.size() && i < want->columns.size(); ++i) {
+        got->columns[i].descr = want->columns[i].descr;
+      }
+      ExpectSameBatch(*want, *got, std::string(name) + " rg " + std::to_string(rg));
+      // The file is smaller than the footer guess: everything came with the footer, or
+      // one coalesced request brings the whole row group.
+      EXPECT_LE(*requests - before, 1) << name << " rg " << rg;
+      auto stream = (*remote)->OpenRowGroup(rg, {});
+      ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+      RowBatch batch;
+      while (true) {
+        auto more = (*stream)->Next(&batch);
+        ASSERT_TRUE(more.ok()) << more.status().ToString();
+        if (!*more) break;
+      }
+    }
+  }
+}
+
+TEST(RemoteReadTest, LargeFootersAndDamagedFilesFailOrReadTheSame) {
+  // A file larger than the footer guess: the footer costs one request, the leading
+  // magic is not read (its damage shows as a corrupt first page instead).
+  std::string real = FileBytes(kData + "alltypes_tiny_pages.parquet");
+  ASSERT_GT(real.size(), 64u << 10);
+  auto remote = [](const std::string& bytes) {
+    return FileReader::Open(std::make_unique<RemoteLikeFile>(BufferFile(bytes)));
+  };
+  auto file = std::make_unique<RemoteLikeFile>(BufferFile(real));
+  auto requests = file->requests();
+  auto ok = FileReader::Open(std::move(file));
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(*requests, 1);
+  ASSERT_TRUE((*ok)->ReadRowGroup(0, {}).ok());
+  EXPECT_EQ(*requests, 2) << "the row group's chunks in one coalesced request";
+  // Without the prefetch every column chunk is its own request.
+  ReadOptions no_prefetch;
+  no_prefetch.max_prefetch_bytes = 0;
+  auto file2 = std::make_unique<RemoteLikeFile>(BufferFile(real));
+  auto requests2 = file2->requests();
+  auto unbatched = FileReader::Open(std::move(file2), no_prefetch);
+  ASSERT_TRUE(unbatched.ok());
+  ASSERT_TRUE((*unbatched)->ReadRowGroup(0, {}).ok());
+  EXPECT_GT(*requests2, 1 + (*unbatched)->schema().num_leaves() / 2);
+  // Small damaged files behave as through a local file.
+  std::string small = FileBytes(kData + "alltypes_plain.parquet");
+  std::string bad_head = small;
+  bad_head[0] = 'X';
+  EXPECT_TRUE(remote(bad_head).status().IsCorruption());
+  for (size_t cut = 0; cut < small.size(); cut += 7) EXPECT_FALSE(remote(small.substr(0, cut)).ok()) << cut;
+  EXPECT_TRUE(remote(std::string("PAR1\x00\x00\x00\x00\xff\x00\x00\x00PAR1", 16)).status().IsCorruption());
+  // Truncations of the large file fail too.
+  for (size_t cut = real.size() - 1; cut > real.size() - 2000; cut -= 97) {
+    EXPECT_FALSE(remote(real.substr(0, cut)).ok()) << cut;
+  }
+}
+
+}  // namespace
+}  // namespace lithify::parquet
