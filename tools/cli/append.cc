@@ -184,12 +184,17 @@ void RegisterAppendCommand(CLI::App& app, Runner* selected) {
   auto f = std::make_shared<AppendFlags>();
   CLI::App* cmd = app.add_subcommand(
       "append", "Append rows from files (Parquet, JSON Lines, CSV) or generated rows to a Delta table");
-  cmd->add_option("table", f->table, "Delta table directory")->required();
-  cmd->add_option("--from", f->from, "Input files, read in order")->expected(1, -1);
+  PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
+  PathOption(cmd->add_option("--from", f->from, "Input files, read in order")->expected(1, -1));
   cmd->add_option("--format", f->format, "Input format: parquet, jsonl or csv (default: by extension)");
   cmd->add_option("--generate", f->generate, "Generate this many synthetic rows");
   cmd->add_option("--seed", f->seed, "Generator seed (default 1)");
-  cmd->add_option("--files", f->files, "Split generated rows over N files per partition (default 1)");
+  cmd->add_option("--files", f->files,
+                  "Cut the generated rows into N chunks of nearly equal size, each written to its own file "
+                  "(one per partition it holds rows for; a file per row when there are fewer rows than N). "
+                  "Default 1");
+  cmd->footer("--generate fills each partition column from at most 8 values (dates and timestamps: the "
+              "event time's day), so a partitioned table gets a handful of partitions, not one per row.");
   cmd->add_option("--start", f->start, "Generated event time start, e.g. 2026-01-01T00:00:00Z");
   cmd->add_option("--span", f->span, "Generated event time span, e.g. 1d, 12h, 90m (default 1d)");
   cmd->add_option("--customers", f->customers, "Distinct generated customer ids");

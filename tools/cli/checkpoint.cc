@@ -48,7 +48,7 @@ void RegisterCheckpointCommand(CLI::App& app, Runner* selected) {
   auto f = std::make_shared<CheckpointFlags>();
   CLI::App* cmd = app.add_subcommand(
       "checkpoint", "Write a Parquet checkpoint of a Delta table's latest version (and _last_checkpoint)");
-  cmd->add_option("table", f->table, "Delta table directory")->required();
+  PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
   cmd->callback([selected, f] { *selected = [f](const Context& ctx) { return RunCheckpoint(*f, ctx); }; });
 }
 

@@ -41,6 +41,18 @@ void RegisterSimulateCommand(CLI::App&, Runner*);
 void RegisterServeCommand(CLI::App&, Runner*);
 void RegisterDiagnoseCommand(CLI::App&, Runner*);
 
+// Marks `opt` (a TABLE, file or directory argument) as a path and returns it. Before the
+// selected command runs, CheckPathOptions() refuses an empty or blank value of a marked
+// option (a usage error: "" must not silently mean the current folder) and a URI such as
+// whose scheme no storage backend serves, such as gs://bucket/t (NotSupported "URIs are
+// not supported yet: gs://bucket/t"). Not
+// thread-safe: call while registering commands.
+CLI::Option* PathOption(CLI::Option* opt);
+// Marks `opt` as one whose given value must not be empty or blank (--where ""): a usage
+// error from CheckPathOptions(), instead of the flag being taken as absent.
+CLI::Option* NonBlankOption(CLI::Option* opt);
+Status CheckPathOptions();
+
 // A usage error (exit code 2) raised after parsing, e.g. conflicting flags.
 template <typename... Args>
 Status UsageError(fmt::format_string<Args...> f, Args&&... a) {

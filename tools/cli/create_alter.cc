@@ -161,7 +161,7 @@ void RegisterCreateAlterCommands(CLI::App& app, Runner* selected) {
   {
     auto f = std::make_shared<CreateFlags>();
     CLI::App* cmd = app.add_subcommand("create", "Create an empty Delta table (CREATE TABLE)");
-    cmd->add_option("table", f->table, "Table directory")->required();
+    PathOption(cmd->add_option("table", f->table, "Table directory")->required());
     cmd->add_option("--schema", f->schema, "Columns, e.g. \"id long NOT NULL, ts timestamp, s struct<a: int>\"")
         ->required();
     cmd->add_option("--partitioned-by", f->partitioned_by, "Partition columns, comma-separated")
@@ -182,7 +182,7 @@ void RegisterCreateAlterCommands(CLI::App& app, Runner* selected) {
   {
     auto f = std::make_shared<AlterFlags>();
     CLI::App* cmd = app.add_subcommand("alter", "Change table properties or clustering (ALTER TABLE)");
-    cmd->add_option("table", f->table, "Delta table directory")->required();
+    PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
     cmd->add_option("--set", f->set, "Set property KEY=VALUE (repeatable)")->allow_extra_args(false);
     cmd->add_option("--unset", f->unset, "Remove property KEY (repeatable)")->allow_extra_args(false);
     cmd->add_flag("--if-exists", f->if_exists, "With --unset: ignore properties the table does not have");

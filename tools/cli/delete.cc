@@ -99,9 +99,10 @@ void RegisterDeleteCommand(CLI::App& app, Runner* selected) {
       "delete",
       "Delete the rows of a Delta table matching --where (deletion vectors when "
       "delta.enableDeletionVectors=true, else a copy-on-write rewrite of the affected files)");
-  cmd->add_option("table", f->table, "Delta table directory")->required();
-  cmd->add_option("--where", f->where,
-                  "Rows to delete, e.g. \"part = 3 AND x > 10\" (required unless --all; NULL deletes nothing)");
+  PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
+  NonBlankOption(cmd->add_option("--where", f->where,
+                                 "Rows to delete, e.g. \"part = 3 AND x > 10\" (required unless --all; NULL deletes "
+                                 "nothing)"));
   cmd->add_flag("--all", f->all, "Delete every row (instead of --where)");
   cmd->add_flag("--no-auto-compact", f->no_auto_compact,
                 "Skip the post-commit auto compaction even if delta.autoOptimize.autoCompact enables it");

@@ -135,7 +135,7 @@ void RegisterDiagnoseCommand(CLI::App& app, Runner* selected) {
       "diagnose",
       "Explain a table's layout from its metadata: file sizes, files per partition, what OPTIMIZE would do, "
       "whether auto compaction can trigger, clustering, deleted rows, tombstones; findings with recommendations");
-  cmd->add_option("table", f->table, "Delta table directory")->required();
+  PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
   cmd->add_option("--target-file-size", f->target_file_size,
                   "Target size as for optimize (default: delta.targetFileSize, else 1 GiB), e.g. 256mb");
   cmd->add_flag("--autotune", f->autotune, "Size the target by table size, as optimize --autotune");

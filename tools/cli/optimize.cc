@@ -85,7 +85,8 @@ Result<commands::OptimizeSpec> ToSpec(const OptimizeFlags& f) {
   commands::OptimizeSpec spec;
   spec.where = f.where;
   spec.reorg_purge = f.reorg;
-  spec.dry_run = f.dry_run;
+  // EXPLAIN reads as "plan only": the decision log is shown and nothing is written.
+  spec.dry_run = f.dry_run || f.explain;
   spec.autotune = f.autotune;
   if (f.threads < 0) return UsageError("--threads: must be >= 1 (0 = automatic), got {}", f.threads);
   spec.threads = f.threads;
@@ -240,13 +241,15 @@ Status RunOptimize(const OptimizeFlags& f, const Context& ctx) {
 }
 
 void AddCommonFlags(CLI::App* cmd, OptimizeFlags* f) {
-  cmd->add_option("table", f->table, "Delta table directory")->required();
-  cmd->add_option("--where", f->where, "Partition predicate, e.g. \"date >= '2024-01-01'\" (partition columns only)");
+  PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
+  NonBlankOption(
+      cmd->add_option("--where", f->where, "Partition predicate, e.g. \"date >= '2024-01-01'\" (partition columns only)"));
   cmd->add_option("--target-file-size", f->target_file_size,
                   "Bin capacity, e.g. 256mb (default: delta.targetFileSize, else 1g as Delta OSS)");
   cmd->add_option("--threads", f->threads, "Bins rewritten at once (default: the number of cores, at most 15)");
   cmd->add_flag("--dry-run", f->dry_run, "Plan only; write nothing");
-  cmd->add_flag("--explain", f->explain, "Print the decision log: every file and bin, and why");
+  cmd->add_flag("--explain", f->explain,
+                "Print the decision log (every file and bin, and why) and write nothing: implies --dry-run");
 }
 
 }  // namespace
@@ -269,7 +272,8 @@ void RegisterOptimizeCommands(CLI::App& app, Runner* selected) {
   cmd->add_option("--target-cube-size", opt->target_cube_size, "Liquid: target size of a new ZCube (default 150g)");
   cmd->add_option("--memory-budget", opt->memory_budget,
                   "Clustering: memory for sorting bins (default 256mb); larger bins spill sorted runs to disk");
-  cmd->add_option("--spill-dir", opt->spill_dir, "Clustering: directory for temporary sort runs (default $TMPDIR)");
+  PathOption(cmd->add_option("--spill-dir", opt->spill_dir,
+                             "Clustering: an existing directory for temporary sort runs (default $TMPDIR)"));
   cmd->add_option("--batch-size", opt->batch_size,
                   "Commit bins in batches of about this many input bytes, e.g. 10g (Delta optimize.batchSize; "
                   "default: one commit)");

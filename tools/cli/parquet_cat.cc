@@ -111,7 +111,7 @@ void RegisterParquetCat(CLI::App& parquet, Runner* selected) {
   auto opts = std::make_shared<CatOptions>();
   CLI::App* cmd = parquet.add_subcommand(
       "cat", "Print rows as JSON lines (canonical values) or CSV");
-  cmd->add_option("file", opts->file, "Parquet file")->required();
+  PathOption(cmd->add_option("file", opts->file, "Parquet file")->required());
   cmd->add_option("--columns", opts->columns,
                   "Columns to print, comma-separated; a nested path (b.c) prints field b "
                   "with only the selected members")

@@ -338,7 +338,7 @@ void RegisterParquetInspect(CLI::App& parquet, Runner* selected) {
   auto opts = std::make_shared<InspectOptions>();
   CLI::App* cmd = parquet.add_subcommand(
       "inspect", "Show a Parquet file's footer: schema, row groups, column chunks, statistics");
-  cmd->add_option("file", opts->file, "Parquet file")->required();
+  PathOption(cmd->add_option("file", opts->file, "Parquet file")->required());
   cmd->callback([selected, opts] {
     *selected = [opts](const Context& ctx) { return RunInspect(*opts, ctx); };
   });

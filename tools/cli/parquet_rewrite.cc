@@ -39,7 +39,9 @@ struct RewriteOptions {
 constexpr const char* kFooter =
     "All inputs must have the same schema (names, types, repetition, annotations and field "
     "ids; the root's name may differ). Rows are written in input order; row groups are "
-    "re-cut by --row-group-size and may span inputs. Key-value metadata: a pair is kept "
+    "re-cut by --row-group-size (compressed bytes): consecutive input row groups, possibly "
+    "of several inputs, are packed up to it, and one larger than it is split into row "
+    "groups of nearly equal row counts (at least 1024 rows each). Key-value metadata: a pair is kept "
     "only if every input has it with the same value (schema-derived entries such as "
     "ARROW:schema stay valid because the schema is unchanged); others are dropped. "
     "BYTES accept suffixes such as 64MB or 512KB (powers of 1024).";
@@ -90,6 +92,7 @@ Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
   wopts.enable_dictionary = !o.no_dictionary;
   // An explicit level asks for every page compressed at it; copied pages keep theirs.
   ropts.copy_plain_pages = !o.no_page_copy && o.level == 0;
+  ropts.split_row_groups = true;
   ropts.progress = [&ctx](const parquet::RewriteProgress& p) { Progress(ctx, p); };
 
   // Inputs and output may each live anywhere: resolve them and route by location.
@@ -133,12 +136,13 @@ void RegisterParquetRewrite(CLI::App& parquet, Runner* selected) {
   CLI::App* cmd = parquet.add_subcommand(
       "rewrite", "Concatenate Parquet files with one schema into a new file, re-encoded");
   cmd->footer(kFooter);
-  cmd->add_option("OUT", opts->out, "Output file (must not be one of the inputs)")->required();
-  cmd->add_option("IN", opts->inputs, "Input files")->required();
+  PathOption(cmd->add_option("OUT", opts->out, "Output file (must not be one of the inputs)")->required());
+  PathOption(cmd->add_option("IN", opts->inputs, "Input files")->required());
   cmd->add_option("--codec", opts->codec, "zstd|snappy|gzip|lz4_raw|brotli|none (default zstd)");
   cmd->add_option("--level", opts->level, "Compression level (0 = codec default)");
   cmd->add_option("--row-group-size", opts->row_group_size,
-                  "Target row group size in BYTES (default 128MB)")
+                  "Target row group size in BYTES, compressed (default 128MB): smaller input row groups are "
+                  "packed, larger ones split")
       ->transform(CLI::AsSizeValue(false));
   cmd->add_option("--page-size", opts->page_size, "Target data page size in BYTES (default 1MB)")
       ->transform(CLI::AsSizeValue(false));

@@ -75,7 +75,7 @@ void RegisterServeCommand(CLI::App& app, Runner* selected) {
   CLI::App* cmd = app.add_subcommand("serve", "Serve the web panel and its JSON API on a local port");
   cmd->add_option("--port", f->port, "TCP port (default 8080; 0 = any free port, printed)");
   cmd->add_option("--host", f->host, "Address to bind (default 127.0.0.1: this machine only)");
-  cmd->add_option("--table", f->tables, "A Delta table the panel may open (repeatable)")->allow_extra_args(false);
+  PathOption(cmd->add_option("--table", f->tables, "A Delta table the panel may open (repeatable)")->allow_extra_args(false));
   cmd->footer("Prints the URL to open. Endpoints: /api/tables, /api/describe, /api/files, /api/optimize "
               "(dry run), /api/diagnose, POST /api/simulate. Only the --table paths are served.");
   cmd->callback([selected, f] { *selected = [f](const Context& ctx) { return RunServe(*f, ctx); }; });

@@ -117,7 +117,7 @@ void RegisterSimulateCommand(CLI::App& app, Runner* selected) {
       "planned by the real OPTIMIZE / auto compaction / Z-order / liquid planners. Every "
       "scenario key is also a flag (--key or --key-with-dashes) and overrides the file. "
       "Sizes are MiB unless the key says gb. See docs/simulator.md.");
-  cmd->add_option("scenario", flags->scenario_path, "Scenario JSON file (optional)");
+  PathOption(cmd->add_option("scenario", flags->scenario_path, "Scenario JSON file (optional)"));
   cmd->add_flag("--keys", flags->keys, "Print the scenario keys (with --json: as JSON) and exit");
   for (const auto& k : sim::ScenarioKeysHelp()) {
     const std::string key = k["key"].get<std::string>();

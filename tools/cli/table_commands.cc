@@ -23,10 +23,13 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// A bad predicate is user input: report it as a usage error (exit 2).
+// A bad predicate or an unknown --columns entry is user input: a usage error (exit 2).
 Status MapPredicateError(const Status& st) {
   if (st.IsInvalidArgument() && st.message().rfind("predicate: ", 0) == 0) {
     return UsageError("--where: {}", st.message().substr(11));
+  }
+  if (st.IsInvalidArgument() && st.message().rfind("columns: ", 0) == 0) {
+    return UsageError("--columns: {}", st.message().substr(9));
   }
   return st;
 }
@@ -266,9 +269,9 @@ void RegisterTableCommands(CLI::App& app, Runner* selected) {
   {
     auto f = std::make_shared<ScanFlags>();
     CLI::App* cmd = app.add_subcommand("scan", "Print the rows of a Delta table (canonical JSON lines or CSV)");
-    cmd->add_option("table", f->table, "Delta table directory")->required();
+    PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
     AddVersionFlags(cmd, &f->version, true);
-    cmd->add_option("--where", f->where, "Predicate, e.g. \"part = 3 AND x > 10\"");
+    NonBlankOption(cmd->add_option("--where", f->where, "Predicate, e.g. \"part = 3 AND x > 10\""));
     cmd->add_option("--columns", f->columns, "Columns to print, comma-separated (a.b selects a struct member)")
         ->delimiter(',');
     cmd->add_option("--limit", f->limit, "Print at most N rows");
@@ -287,9 +290,9 @@ void RegisterTableCommands(CLI::App& app, Runner* selected) {
     auto f = std::make_shared<FilesFlags>();
     CLI::App* cmd = app.add_subcommand("files", "List the live files of a Delta table; with --where, "
                                                 "which files a scan reads and why others are skipped");
-    cmd->add_option("table", f->table, "Delta table directory")->required();
+    PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
     AddVersionFlags(cmd, &f->version, true);
-    cmd->add_option("--where", f->where, "Predicate to explain file skipping for");
+    NonBlankOption(cmd->add_option("--where", f->where, "Predicate to explain file skipping for"));
     cmd->callback([selected, f, cmd] {
       ReadVersionFlags(cmd, &f->version);
       *selected = [f](const Context& ctx) { return RunFiles(*f, ctx); };
@@ -300,7 +303,7 @@ void RegisterTableCommands(CLI::App& app, Runner* selected) {
     describe->require_subcommand(1);
     auto d = std::make_shared<DescribeFlags>();
     CLI::App* detail = describe->add_subcommand("detail", "Delta DESCRIBE DETAIL");
-    detail->add_option("table", d->table, "Delta table directory")->required();
+    PathOption(detail->add_option("table", d->table, "Delta table directory")->required());
     AddVersionFlags(detail, &d->version, true);
     detail->callback([selected, d, detail] {
       ReadVersionFlags(detail, &d->version);
@@ -308,7 +311,7 @@ void RegisterTableCommands(CLI::App& app, Runner* selected) {
     });
     auto h = std::make_shared<DescribeFlags>();
     CLI::App* history = describe->add_subcommand("history", "Delta DESCRIBE HISTORY (newest first)");
-    history->add_option("table", h->table, "Delta table directory")->required();
+    PathOption(history->add_option("table", h->table, "Delta table directory")->required());
     history->add_option("--limit", h->limit, "Show at most N commits");
     history->callback([selected, h, history] {
       h->limit_given = history->count("--limit") > 0;

@@ -163,7 +163,7 @@ void RegisterVacuumCommand(CLI::App& app, Runner* selected) {
       "vacuum",
       "Delete files no version within the retention window needs: untracked files and files removed before "
       "the horizon (now - retention); never live files, their deletion vectors, _delta_log or hidden paths");
-  cmd->add_option("table", f->table, "Delta table directory")->required();
+  PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
   cmd->add_option("--retain", f->retain_hours,
                   "Retention in hours (default: the table's delta.deletedFileRetentionDuration, 7 days); "
                   "shorter than the table's is refused unless --disable-retention-check");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -27,19 +28,22 @@ Status CheckSpec(const AppendSpec& spec) {
 
 // Streams generated rows, closing every open file at each of num_files - 1 evenly
 // spaced row boundaries so that each partition gets up to num_files files.
-Status WriteGenerated(const delta::StructType& schema, const AppendSpec& spec,
-                      delta::DataFileWriter* writer) {
-  const GeneratorOptions& g = *spec.generate;
-  const int64_t per_file = spec.num_files > 1 ? (g.rows + spec.num_files - 1) / spec.num_files : 0;
+Status WriteGenerated(const delta::StructType& schema, const std::vector<std::string>& partition_columns,
+                      const AppendSpec& spec, delta::DataFileWriter* writer) {
+  GeneratorOptions g = *spec.generate;
+  g.partition_columns = partition_columns;
+  // Chunk k of N ends at row floor(k * rows / N): N chunks of nearly equal size, so N
+  // files on an unpartitioned table whenever rows >= N (empty chunks write nothing).
+  const int64_t chunks = std::max(spec.num_files, 1);
+  auto chunk_end = [&](int64_t k) { return static_cast<int64_t>(static_cast<__int128>(g.rows) * k / chunks); };
+  int64_t chunk = 1;
+  int64_t cut = chunk_end(chunk);
   int64_t done = 0;
   auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
     size_t pos = 0;
     while (pos < rows.size()) {
-      size_t take = rows.size() - pos;
-      if (per_file > 0) {
-        const int64_t to_boundary = per_file - done % per_file;
-        take = std::min<size_t>(take, static_cast<size_t>(to_boundary));
-      }
+      while (cut == done) cut = chunk_end(++chunk);  // skips empty chunks; the last ends at rows
+      const size_t take = std::min<size_t>(rows.size() - pos, static_cast<size_t>(cut - done));
       if (pos == 0 && take == rows.size()) {
         LITHIFY_RETURN_NOT_OK(writer->WriteRows(rows));
       } else {
@@ -49,7 +53,7 @@ Status WriteGenerated(const delta::StructType& schema, const AppendSpec& spec,
       }
       pos += take;
       done += static_cast<int64_t>(take);
-      if (per_file > 0 && done % per_file == 0) LITHIFY_RETURN_NOT_OK(writer->CloseOpenFiles());
+      if (done == cut && chunk < chunks) LITHIFY_RETURN_NOT_OK(writer->CloseOpenFiles());
     }
     if (spec.progress) spec.progress(done);
     return Status::OK();
@@ -167,7 +171,7 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   LITHIFY_ASSIGN_OR_RETURN(
       auto writer, delta::DataFileWriter::Open(fs, root, delta::WriteContext::FromSnapshot(*snapshot),
                                                writer_options));
-  Status st = spec.generate ? WriteGenerated(snapshot->schema(), spec, writer.get())
+  Status st = spec.generate ? WriteGenerated(snapshot->schema(), snapshot->partition_columns(), spec, writer.get())
                             : WriteInputs(fs, snapshot->schema(), spec, optimize_write, writer.get());
   if (!st.ok()) {
     writer->Abort();

@@ -24,7 +24,9 @@
 // per task and partition. Optimized writes (`optimize_write`, or table property
 // delta.autoOptimize.optimizeWrite=true) bin all rows of the append per partition into
 // files of the target size (writer.target_file_size_bytes, 128 MiB by default) instead.
-// --files N for generated rows always splits as asked.
+// --files N for generated rows always splits as asked: the rows are cut into N
+// consecutive chunks of nearly equal size (one per row when there are fewer rows), and
+// each chunk is written to its own files, one per partition it holds rows for.
 //
 // After the commit, auto compaction (auto_compact.h) runs when the table enables it, on
 // the partitions the append added files to; its outcome is in the result and its
@@ -55,7 +57,7 @@ struct AppendSpec {
   std::optional<InputFormat> format;
   // --generate: synthetic rows.
   std::optional<GeneratorOptions> generate;
-  // --files: split generated rows over N files (per partition); >= 1.
+  // --files: cut generated rows into N chunks, each its own files (see above); >= 1.
   int num_files = 1;
   delta::DataWriterOptions writer;
   // Transaction options (tests inject a clock).

@@ -153,8 +153,14 @@ constexpr std::array<std::string_view, 32> kWords = {
 
 enum class Role {
   kRandom, kEventTime, kEventDate, kSequentialId, kZipfId, kAmount, kCategory, kCountry,
-  kStatus, kType, kText,
+  kStatus, kType, kText, kPartition,
 };
+
+// Roles whose values already come from a small domain (a partition column keeps them).
+bool SmallDomain(Role r) {
+  return r == Role::kEventDate || r == Role::kCategory || r == Role::kCountry || r == Role::kStatus ||
+         r == Role::kType;
+}
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -193,8 +199,9 @@ struct Column {
 };
 
 // Assigns roles: the event-time column first (a timestamp named like event_time / ts /
-// *time*, else the first timestamp), then the others by name.
-std::vector<Column> AssignRoles(const delta::StructType& schema, int* event_time) {
+// *time*, else the first timestamp), then the others by name; partition columns last.
+std::vector<Column> AssignRoles(const delta::StructType& schema, const std::vector<std::string>& partitions,
+                                int* event_time) {
   std::vector<Column> cols(schema.fields.size());
   *event_time = -1;
   for (size_t i = 0; i < schema.fields.size(); ++i) {
@@ -238,6 +245,12 @@ std::vector<Column> AssignRoles(const delta::StructType& schema, int* event_time
       }
     }
   }
+  for (Column& c : cols) {
+    const std::string name = Lower(c.field->name);
+    const bool partition =
+        std::any_of(partitions.begin(), partitions.end(), [&](const std::string& p) { return Lower(p) == name; });
+    if (partition && !SmallDomain(c.role) && c.field->type.kind != TypeKind::kBoolean) c.role = Role::kPartition;
+  }
   return cols;
 }
 
@@ -263,7 +276,7 @@ Status CheckGeneratable(const DataType& t, bool nullable, const std::string& pat
 class Generator {
  public:
   Generator(const delta::StructType& schema, const GeneratorOptions& o)
-      : o_(o), rng_(o.seed), cols_(AssignRoles(schema, &event_time_)) {
+      : o_(o), rng_(o.seed), cols_(AssignRoles(schema, o.partition_columns, &event_time_)) {
     const int64_t n = std::max<int64_t>(o.num_customers, 1);
     zipf_.emplace(n, o.customer_skew);
     // An odd multiplier coprime with n permutes ranks into ids, so the most frequent
@@ -278,7 +291,7 @@ class Generator {
   std::vector<Value> Row(int64_t index) {
     // The event time first: the date column derives from it.
     int64_t event_us = start_us_;
-    if (event_time_ >= 0 || HasEventDate()) event_us = EventTime(index);
+    if (event_time_ >= 0 || NeedsEventTime()) event_us = EventTime(index);
     std::vector<Value> row;
     row.reserve(cols_.size());
     for (const Column& c : cols_) row.push_back(ColumnValue(c, index, event_us));
@@ -286,11 +299,32 @@ class Generator {
   }
 
  private:
-  bool HasEventDate() const {
+  // Whether a column derives from the event time without being it (dates, and the day
+  // of a date or timestamp partition column).
+  bool NeedsEventTime() const {
     for (const Column& c : cols_) {
       if (c.role == Role::kEventDate) return true;
+      if (c.role == Role::kPartition && (c.field->type.kind == TypeKind::kDate || IsTimestamp(c.field->type.kind))) {
+        return true;
+      }
     }
     return false;
+  }
+
+  // One of kPartitionDomain values of the column's type.
+  Value PartitionValue(const DataType& t, int64_t event_us) {
+    const auto k = static_cast<int64_t>(rng_.Below(kPartitionDomain)) + 1;
+    switch (t.kind) {
+      case TypeKind::kDate: return Value::Int(FloorDiv(event_us, kMicrosPerDay));
+      case TypeKind::kTimestamp:
+      case TypeKind::kTimestampNtz: return Value::Int(FloorDiv(event_us, kMicrosPerDay) * kMicrosPerDay);
+      case TypeKind::kString: return Value::String(std::string(kWords[static_cast<size_t>(k - 1)]));
+      case TypeKind::kBinary: return Value::Bytes(std::string(1, static_cast<char>(k)));
+      case TypeKind::kFloat:
+      case TypeKind::kDouble: return Value::Double(static_cast<double>(k));
+      case TypeKind::kDecimal: return Value::Decimal(k);  // unscaled: fits any precision
+      default: return Value::Int(k);                      // byte .. long
+    }
   }
 
   // Evenly spread over [start, start + span) in row order, jittered by up to two rows'
@@ -337,6 +371,7 @@ class Generator {
       case Role::kText:
         if (nullable && rng_.Chance(0.2)) return Value::Null();
         return Value::String(Text());
+      case Role::kPartition: return PartitionValue(t, event_us);
       case Role::kRandom: break;
     }
     return Random(t, nullable, 0);

@@ -11,7 +11,11 @@
 //   - category / type / status / country strings: small fixed vocabularies, skewed;
 //   - note / text / comment / description strings: random words, 0-200 chars, sometimes
 //     null;
-//   - any other column: random values of its type (nested too), null at ~5% where nullable.
+//   - any other column: random values of its type (nested too), null at ~5% where nullable;
+//   - a partition column (options.partition_columns) never gets one value per row: unless
+//     its name gives it a small domain already (a *date* date, category, country,
+//     status, type), it takes one of kPartitionDomain values of its type (integers 1..8,
+//     eight words, dates and timestamps from the event time's UTC day, ...), never null.
 // NOT NULL columns never get nulls. Rows follow the value conventions of ingest.h.
 //
 // Deterministic: the same (schema, options) gives the same rows, independent of
@@ -21,12 +25,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "lithify/base/status.h"
 #include "lithify/commands/ingest.h"
 #include "lithify/delta/schema.h"
 
 namespace lithify::commands {
+
+// Distinct values a generated partition column takes at most (see above).
+inline constexpr int kPartitionDomain = 8;
 
 struct GeneratorOptions {
   int64_t rows = 0;
@@ -35,6 +43,7 @@ struct GeneratorOptions {
   int64_t time_span_ms = 86400000;
   int64_t num_customers = 1000000;
   double customer_skew = 1.1;
+  std::vector<std::string> partition_columns;  // the table's (case-insensitive names)
 };
 
 // Generates options.rows rows of `schema` and hands them to `sink` in batches of at most

@@ -1830,7 +1830,12 @@ Status ReadInput(io::FileSystem* fs, const std::string& path, InputFormat format
   if (schema.kind != TypeKind::kStruct) {
     return Status::InvalidArgument("the table schema must be a struct, got {}", schema.ToString());
   }
-  RowBatcher batcher(sink, batch_rows);
+  int64_t rows = 0;
+  const RowSink counting = [&](std::vector<std::vector<Value>>&& batch) {
+    rows += static_cast<int64_t>(batch.size());
+    return sink(std::move(batch));
+  };
+  RowBatcher batcher(counting, batch_rows);
   switch (format) {
     case InputFormat::kJsonl:
       LITHIFY_RETURN_NOT_OK(ReadJsonl(fs, path, schema, &batcher));
@@ -1843,7 +1848,14 @@ Status ReadInput(io::FileSystem* fs, const std::string& path, InputFormat format
                                              [&](std::vector<Value>&& row) { return batcher.Add(std::move(row)); }));
       break;
   }
-  return batcher.Flush();
+  LITHIFY_RETURN_NOT_OK(batcher.Flush());
+  if (rows == 0) {
+    const char* what = format == InputFormat::kJsonl ? "empty JSON Lines file"
+                       : format == InputFormat::kCsv ? "CSV file with a header but no rows"
+                                                     : "Parquet file without rows";
+    return Status::InvalidArgument("{}: {} (nothing to append)", path, what);
+  }
+  return Status::OK();
 }
 
 Status CheckInput(io::FileSystem* fs, const std::string& path, InputFormat format,

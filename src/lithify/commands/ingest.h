@@ -66,7 +66,10 @@ using RowSink = std::function<Status(std::vector<std::vector<parquet::Value>>&& 
 
 // Reads `path` in `format` and hands its rows to `sink` in batches of at most
 // `batch_rows` (>= 1) rows, in file order. Rows before an error may already have been
-// delivered; the caller discards them (append commits nothing on error).
+// delivered; the caller discards them (append commits nothing on error). An input
+// without rows is InvalidArgument naming the file, for every format alike (an empty or
+// blank JSON Lines file, a CSV file with only a header -- as one without even a header
+// --, a Parquet file without rows): an append of nothing is a mistake, not a version.
 Status ReadInput(io::FileSystem* fs, const std::string& path, InputFormat format,
                  const delta::StructType& schema, const RowSink& sink,
                  size_t batch_rows = 8192);

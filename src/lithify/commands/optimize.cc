@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -69,6 +70,15 @@ Status ValidateSpec(const OptimizeSpec& spec) {
     return Status::InvalidArgument("{}: the batch size must be positive, got {}", op, *spec.batch_size);
   }
   if (spec.threads < 0) return Status::InvalidArgument("{}: threads must not be negative, got {}", op, spec.threads);
+  if (!spec.spill_dir.empty()) {
+    // A missing directory would be created by the first spilled run, somewhere the user
+    // did not mean (a typo); sort runs go only into a directory that exists.
+    std::error_code ec;
+    if (!std::filesystem::is_directory(spec.spill_dir, ec)) {
+      return Status::InvalidArgument("{}: the spill directory '{}' does not exist or is not a directory", op,
+                                     spec.spill_dir);
+    }
+  }
   return Status::OK();
 }
 
@@ -457,6 +467,7 @@ Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(co
   parquet::RewriteOptions ro;
   ro.writer = delta::DataFileParquetOptions(parquet::WriterOptions{});  // as OpenSink's DataFileWriter
   ro.copy_row_group_min_bytes = copy_row_group_min_bytes_;
+  ro.split_row_groups = true;  // decoded row groups above the target are re-cut, as the writer would cut them
   LITHIFY_ASSIGN_OR_RETURN(std::string rel, NewOutputPath(bin, ro.writer.codec));
   const std::string full = io::JoinPath(snap_.table_root(), rel);
   // DVs by file row index; one input's DV cached (the rewrite visits inputs in order).
@@ -681,16 +692,10 @@ void FillPlanMetrics(const planner::Plan& plan, const delta::Snapshot& snap, Opt
   m->total_considered_files = plan.total_considered_files;
   m->total_files_skipped = plan.total_files_skipped;
   m->num_table_columns = static_cast<int64_t>(snap.schema().fields.size());
-  int64_t indexed = 32;
-  auto it = snap.properties().find("delta.dataSkippingNumIndexedCols");
-  if (it != snap.properties().end()) {
-    try {
-      indexed = std::stoll(it->second);
-    } catch (...) {
-      indexed = 32;
-    }
-  }
-  m->num_table_columns_with_stats = std::min(indexed, m->num_table_columns);
+  // The statistics writer's reading of the property (-1: every column).
+  Result<int> parsed = delta::ParseNumIndexedCols(snap.properties());
+  const int64_t indexed = parsed.ok() ? *parsed : delta::kDefaultNumIndexedCols;
+  m->num_table_columns_with_stats = indexed < 0 ? m->num_table_columns : std::min(indexed, m->num_table_columns);
 }
 
 }  // namespace

@@ -98,7 +98,8 @@ struct OptimizeSpec {
   // Clustering (commands/cluster.h): OPTIMIZE ... ZORDER BY these columns (dotted logical
   // names); OPTIMIZE FULL on a liquid table; liquid cube sizes (unset = Delta's 100 GiB /
   // 150 GiB); the memory budget of the whole run's clustering sorts (split among running
-  // bins; sorted runs spill to temporary files beyond it) and where those go ("" = $TMPDIR).
+  // bins; sorted runs spill to temporary files beyond it) and where those go ("" = $TMPDIR;
+  // otherwise an existing local directory: a missing one is InvalidArgument, never created).
   std::vector<std::string> zorder_by;
   bool full = false;
   std::optional<int64_t> min_cube_size;

@@ -98,7 +98,7 @@ Result<std::vector<int>> ResolveProjection(const parquet::Schema& schema,
       node = found;
       if (node < 0) break;
     }
-    if (node <= 0) return Status::NotFound("column '{}' is not in the table schema", name);
+    if (node <= 0) return Status::InvalidArgument("column '{}' is not in the table schema", name);
     for (int l : schema.LeavesUnder(node)) leaves.push_back(l);
   }
   std::sort(leaves.begin(), leaves.end());
@@ -344,7 +344,8 @@ Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
     for (int l = 0; l < os.num_leaves(); ++l) proj.push_back(l);
   } else {
     Result<std::vector<int>> r = ResolveProjection(os, options.columns);
-    if (!r.ok()) return r.status().WithContext(table_root);
+    // Prefixed like predicate errors: both are mistakes in the request (a usage error).
+    if (!r.ok()) return Status::InvalidArgument("columns: {}", r.status().WithContext(table_root).message());
     proj = std::move(*r);
   }
   std::vector<int> fields;

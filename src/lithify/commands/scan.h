@@ -129,7 +129,9 @@ struct ScanResult {
 };
 
 // Runs the scan (see the header comment). `sink` may be null for count_only. Errors name
-// the table or the data file; unknown --columns are NotFound naming the column.
+// the table or the data file; an unknown or ambiguous --columns entry is InvalidArgument
+// prefixed "columns: " naming the column (as a bad predicate is "predicate: ": both are
+// mistakes in the request, which the CLI reports as usage errors).
 Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
                         const ScanOptions& options, ScanSink* sink);
 

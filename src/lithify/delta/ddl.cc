@@ -7,11 +7,15 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <set>
 
+#include "lithify/base/byte_size.h"
 #include "lithify/base/macros.h"
 #include "lithify/base/uuid.h"
+#include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/json_util.h"
+#include "lithify/delta/stats_writer.h"
 
 namespace lithify::delta {
 
@@ -448,12 +452,17 @@ void CollectLeaves(const DataType& t, std::vector<std::string>& prefix,
 
 // ---- properties --------------------------------------------------------------------
 
-enum class PropKind { kBool, kInt, kInterval, kSize, kIsolation, kMappingMode, kColumnList, kManaged };
+// Each kind is checked with the parser of the code that reads the property (see
+// ValidateTableProperty), so a value accepted here cannot break a later command.
+enum class PropKind {
+  kBool, kInt, kInterval, kSize, kIsolation, kMappingMode, kColumnList, kCheckpointPolicy, kManaged
+};
 
 struct PropDef {
   std::string_view key;
   PropKind kind;
   int64_t min = 0;  // kInt
+  int64_t max = std::numeric_limits<int32_t>::max();  // kInt: Delta reads them with toInt
 };
 
 constexpr PropDef kProps[] = {
@@ -462,6 +471,7 @@ constexpr PropDef kProps[] = {
     {"delta.autoOptimize.autoCompact", PropKind::kBool},
     {"delta.autoOptimize.optimizeWrite", PropKind::kBool},
     {"delta.checkpointInterval", PropKind::kInt, 1},
+    {"delta.checkpointPolicy", PropKind::kCheckpointPolicy},
     {"delta.columnMapping.mode", PropKind::kMappingMode},
     {"delta.dataSkippingNumIndexedCols", PropKind::kInt, -1},
     {"delta.dataSkippingStatsColumns", PropKind::kColumnList},
@@ -521,36 +531,6 @@ std::vector<std::string> Words(std::string_view s) {
     if (i > start) out.emplace_back(s.substr(start, i - start));
   }
   return out;
-}
-
-// "[interval] N unit [N unit ...]" with units week..microsecond (Delta rejects months).
-bool ValidInterval(std::string_view v) {
-  std::vector<std::string> w = Words(v);
-  size_t i = (!w.empty() && IEquals(w[0], "interval")) ? 1 : 0;
-  if (i == w.size()) return false;
-  static const std::set<std::string> kUnits = {"week", "day", "hour", "minute", "second", "millisecond",
-                                                "microsecond"};
-  for (; i < w.size(); i += 2) {
-    int64_t n;
-    if (i + 1 >= w.size() || !ParseI64(w[i], &n) || n < 0) return false;
-    std::string unit = Lower(w[i + 1]);
-    if (unit.size() > 1 && unit.back() == 's') unit.pop_back();
-    if (!kUnits.count(unit)) return false;
-  }
-  return true;
-}
-
-// Bytes with an optional unit: "134217728", "128mb", "1 GB".
-bool ValidSize(std::string_view v) {
-  size_t n = 0;
-  while (n < v.size() && std::isdigit(static_cast<unsigned char>(v[n])) != 0) ++n;
-  int64_t num;
-  if (!ParseI64(v.substr(0, n), &num) || num <= 0) return false;
-  std::string unit = Lower(Words(v.substr(n)).empty() ? "" : v.substr(n));
-  unit.erase(std::remove_if(unit.begin(), unit.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
-             unit.end());
-  static const std::set<std::string> kUnits = {"", "b", "k", "kb", "m", "mb", "g", "gb", "t", "tb"};
-  return kUnits.count(unit) > 0;
 }
 
 // Feature names `delta.feature.<name>` may request (features whose rules lithify keeps).
@@ -937,7 +917,8 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
   if (!StartsWithCi(key, "delta.")) return std::make_pair(std::string(key), std::string(value));
   const PropDef* d = FindProp(key);
   if (d == nullptr) {
-    return Status::InvalidArgument("unknown Delta table property '{}' (lithify knows: {})", key, KnownKeys());
+    return Status::InvalidArgument("DELTA_UNKNOWN_CONFIGURATION: unknown Delta table property '{}' (lithify knows: {})",
+                                   key, KnownKeys());
   }
   std::string k(d->key);
   std::string v(value);
@@ -958,13 +939,41 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
       int64_t n;
       if (!ParseI64(v, &n)) return bad("an integer");
       if (n < d->min) return bad(fmt::format("an integer >= {}", d->min));
+      if (n > d->max) return bad(fmt::format("an integer <= {} (Delta reads it as a 32-bit integer)", d->max));
+      if (k == "delta.dataSkippingNumIndexedCols") {
+        // The statistics writer's own parser (it also bounds the count).
+        Result<int> cols = ParseNumIndexedCols({{k, v}});
+        if (!cols.ok()) return bad(fmt::format("an integer in [-1, {}]", 1 << 30));
+      }
       break;
     }
-    case PropKind::kInterval:
-      if (!ValidInterval(v)) return bad("an interval such as 'interval 7 days' (weeks .. microseconds)");
+    case PropKind::kInterval: {
+      // VACUUM, checkpoints and diagnose read the value with ParseIntervalMs: one it
+      // refuses (months, out of range) would break them later.
+      Result<int64_t> ms = ParseIntervalMs(v);
+      if (!ms.ok()) {
+        return Status::InvalidArgument(
+            "DELTA_INVALID_INTERVAL: property '{}': {} (expected an interval such as 'interval 7 days', weeks .. "
+            "microseconds, at most about 106 million days)",
+            k, ms.status().message());
+      }
       break;
-    case PropKind::kSize:
-      if (!ValidSize(v)) return bad("a positive size in bytes, optionally with a unit (kb, mb, gb, tb)");
+    }
+    case PropKind::kSize: {
+      // OPTIMIZE and diagnose read delta.targetFileSize with ParseByteSize.
+      Result<int64_t> bytes = ParseByteSize(v);
+      if (!bytes.ok() || *bytes <= 0) {
+        return bad(fmt::format("a positive size in bytes, optionally with a unit (b, kb, mb, gb, tb, pb){}",
+                               bytes.ok() ? "" : " -- " + bytes.status().message()));
+      }
+      break;
+    }
+    case PropKind::kCheckpointPolicy:
+      v = Lower(v);
+      if (v == "v2") {
+        return Status::NotSupported("delta.checkpointPolicy=v2: lithify writes classic checkpoints only");
+      }
+      if (v != "classic") return bad("classic or v2");
       break;
     case PropKind::kIsolation:
       if (!IEquals(v, "Serializable")) return bad("Serializable (the only isolation level Delta tables accept)");
@@ -974,9 +983,15 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
       v = Lower(v);
       if (v != "none" && v != "name" && v != "id") return bad("none, name or id");
       break;
-    case PropKind::kColumnList:
-      if (Words(v).empty()) return bad("a comma-separated list of columns");
+    case PropKind::kColumnList: {
+      // The statistics writer's parser of delta.dataSkippingStatsColumns.
+      Result<std::vector<std::vector<std::string>>> cols = ParseStatsColumns(v);
+      if (Words(v).empty() || !cols.ok()) {
+        return bad(fmt::format("a comma-separated list of columns{}",
+                               cols.ok() ? "" : " -- " + cols.status().message()));
+      }
       break;
+    }
   }
   return std::make_pair(k, v);
 }
@@ -1006,6 +1021,7 @@ Result<std::vector<Action>> PlanCreateTable(const NewTableSpec& spec, int64_t no
   LITHIFY_RETURN_NOT_OK(CheckStatsColumns(spec.schema, config));
   LITHIFY_ASSIGN_OR_RETURN(std::vector<std::string> partitions,
                            ValidatePartitionColumns(spec.schema, spec.partition_columns));
+  LITHIFY_RETURN_NOT_OK(CheckStatsConfiguration(spec.schema, partitions, config));
   const bool clustered = !spec.clustering_columns.empty();
   if (clustered && !partitions.empty()) {
     return Status::InvalidArgument(
@@ -1123,6 +1139,7 @@ Result<std::vector<Action>> PlanAlterTable(const Snapshot& snapshot, const Alter
   std::set<std::string> explicit_features;
   LITHIFY_RETURN_NOT_OK(ApplyAlterProperties(snapshot, spec, config, explicit_features));
   LITHIFY_RETURN_NOT_OK(CheckStatsColumns(snapshot.schema(), config));
+  LITHIFY_RETURN_NOT_OK(CheckStatsConfiguration(snapshot.schema(), snapshot.partition_columns(), config));
 
   const bool was_clustered = snapshot.protocol().HasWriterFeature("clustering") ||
                              snapshot.domain_metadata().count("delta.clustering") > 0;

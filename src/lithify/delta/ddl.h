@@ -144,9 +144,18 @@ Result<PlannedOperation> AlterTableOperation(const Snapshot& snapshot, const Alt
 
 // ---- helpers shared with the commands ----------------------------------------------
 
-// Checks one property: InvalidArgument for an unknown `delta.` key or a bad value
-// (booleans true/false; integers; intervals "[interval] N unit"; sizes;
-// delta.isolationLevel only Serializable; delta.columnMapping.mode none|name|id);
+// Checks one property with the parser of the code that reads it, so that a value set
+// here never breaks a later command: intervals (delta.deletedFileRetentionDuration,
+// delta.logRetentionDuration) with ParseIntervalMs, as VACUUM, checkpoints and diagnose
+// read them (months, negative totals and totals that overflow 64-bit microseconds are
+// refused: DELTA_INVALID_INTERVAL naming the property and value); delta.targetFileSize
+// with ParseByteSize (positive), as OPTIMIZE reads it; delta.dataSkippingNumIndexedCols
+// and delta.dataSkippingStatsColumns with the statistics writer's parsers; integers
+// within [min, 2^31-1] (Delta reads them as 32-bit ints); booleans true/false;
+// delta.isolationLevel only Serializable; delta.columnMapping.mode none|name|id;
+// delta.checkpointPolicy classic (v2: NotSupported). InvalidArgument for a bad value or an
+// unknown `delta.` key (DELTA_UNKNOWN_CONFIGURATION, as Delta without
+// spark.databricks.delta.allowArbitraryProperties: a typo must not be stored silently);
 // NotSupported for delta.enableChangeDataFeed=true. Returns the (key, value) as stored
 // (Delta's key spelling, lower-case booleans). Keys without the `delta.` prefix pass.
 Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_view key,

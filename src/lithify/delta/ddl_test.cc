@@ -206,6 +206,47 @@ TEST(Properties, ValidationAndNormalization) {
   EXPECT_TRUE(ValidateTableProperty("delta.feature.v2Checkpoint", "supported").status().IsNotSupported());
 }
 
+// Values the readers would refuse later (VACUUM's interval arithmetic, OPTIMIZE's size
+// parser, Delta's 32-bit integers, the statistics writer) are refused when set.
+TEST(Properties, ValidatedWithTheReadersParsers) {
+  auto bad = [](std::string_view k, std::string_view v, std::string_view needle) {
+    auto r = ValidateTableProperty(k, v);
+    ASSERT_FALSE(r.ok()) << k << "=" << v;
+    EXPECT_TRUE(r.status().IsInvalidArgument()) << r.status().ToString();
+    EXPECT_NE(r.status().message().find(needle), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find(k), std::string::npos) << r.status().message();
+  };
+  bad("delta.deletedFileRetentionDuration", "interval 1000000000000 days", "DELTA_INVALID_INTERVAL");
+  bad("delta.deletedFileRetentionDuration", "interval 1000000000000 days", "1000000000000 days");
+  bad("delta.logRetentionDuration", "interval 9223372036854775807 weeks", "out of range");
+  bad("delta.deletedFileRetentionDuration", "interval -2 days", "negative");
+  bad("delta.targetFileSize", "99999999999 pb", "2^63-1");
+  bad("delta.checkpointInterval", "99999999999", "32-bit");
+  bad("delta.randomPrefixLength", "3000000000", "32-bit");
+  bad("delta.dataSkippingNumIndexedCols", "2000000000", "[-1, 1073741824]");
+  bad("delta.dataSkippingStatsColumns", "a, `b", "unclosed");
+  bad("delta.checkpointPolicy", "sometimes", "classic or v2");
+  EXPECT_TRUE(ValidateTableProperty("delta.checkpointPolicy", "v2").status().IsNotSupported());
+  bad("delta.unknownThing", "1", "DELTA_UNKNOWN_CONFIGURATION");
+  // What the readers accept is accepted (the old checks refused fractions and "kib").
+  for (auto [k, v] : {std::pair<std::string_view, std::string_view>{"delta.targetFileSize", "1.5gb"},
+                      {"delta.targetFileSize", "64 KiB"},
+                      {"delta.deletedFileRetentionDuration", "interval 2 days 3 hours"},
+                      {"delta.deletedFileRetentionDuration", "interval 106751991 days"},
+                      {"delta.checkpointPolicy", "Classic"}}) {
+    auto r = ValidateTableProperty(k, v);
+    EXPECT_TRUE(r.ok()) << k << "=" << v << ": " << r.status().ToString();
+  }
+  // A stats column list naming a partition column breaks every later write: refused.
+  NewTableSpec s;
+  s.schema = *ParseSchemaDdl("a int, p int");
+  s.partition_columns = {"p"};
+  s.properties = {{"delta.dataSkippingStatsColumns", "p"}};
+  auto plan = PlanCreateTable(s, 0);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.status().message().find("not a data column"), std::string::npos) << plan.status().message();
+}
+
 // ---- protocol selection ----------------------------------------------------------------
 
 Protocol ProtocolOf(const std::vector<Action>& actions) {

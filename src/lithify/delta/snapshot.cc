@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/delta/checkpoint.h"
 #include "lithify/delta/stats.h"
@@ -836,6 +837,14 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::Load(io::FileSystem* fs, std::
 
 namespace {
 
+// "2026-01-01T00:00:00.000Z" for a time in milliseconds since the epoch, as errors show
+// it (a raw count for one too far out for the calendar arithmetic).
+std::string MillisText(int64_t ms) {
+  if (ms > INT64_MAX / 1000 || ms < INT64_MIN / 1000) return fmt::format("{} ms since the epoch", ms);
+  std::string micros = IsoTimestampMicrosText(ms * 1000, true);  // ...SS.ffffffZ
+  return micros.substr(0, micros.size() - 4) + "Z";
+}
+
 // The in-commit timestamp of a commit: its first action must be commitInfo with
 // inCommitTimestamp ("In-Commit Timestamps").
 Result<int64_t> ReadInCommitTimestamp(io::FileSystem* fs, const LogFile& f) {
@@ -885,7 +894,8 @@ Result<int64_t> VersionAtTimestamp(io::FileSystem* fs, const std::string& table_
         LITHIFY_ASSIGN_OR_RETURN(int64_t last_t, ReadInCommitTimestamp(fs, commits.back()));
         if (timestamp_ms > last_t) {
           return Status::NotFound("{}: timestamp {} is after the latest commit (version {} at {})",
-                                  log_dir, timestamp_ms, commits.back().name.version, last_t);
+                                  log_dir, MillisText(timestamp_ms), commits.back().name.version,
+                                  MillisText(last_t));
         }
       }
       return commits[lo].name.version;
@@ -899,13 +909,14 @@ Result<int64_t> VersionAtTimestamp(io::FileSystem* fs, const std::string& table_
     ts.push_back(t);
   }
   if (ts.empty() || timestamp_ms < ts.front()) {
-    return Status::NotFound("{}: timestamp {} is before the earliest commit (version {})", log_dir,
-                            timestamp_ms, commits.front().name.version);
+    return Status::NotFound("{}: timestamp {} is before the earliest commit (version {}{})", log_dir,
+                            MillisText(timestamp_ms), commits.front().name.version,
+                            ts.empty() ? std::string() : " at " + MillisText(ts.front()));
   }
   size_t idx = std::upper_bound(ts.begin(), ts.end(), timestamp_ms) - ts.begin() - 1;
   if (split == commits.end() && idx == ts.size() - 1 && timestamp_ms > ts.back()) {
     return Status::NotFound("{}: timestamp {} is after the latest commit (version {} at {})", log_dir,
-                            timestamp_ms, commits.back().name.version, ts.back());
+                            MillisText(timestamp_ms), commits.back().name.version, MillisText(ts.back()));
   }
   return commits[idx].name.version;
 }

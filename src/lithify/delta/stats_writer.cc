@@ -114,6 +114,8 @@ std::string JsonString(std::string_view s) {
                                              nlohmann::json::error_handler_t::replace);
 }
 
+}  // namespace
+
 // ---------------------------------------------------------------- configuration
 
 Result<int> ParseNumIndexedCols(const std::map<std::string, std::string>& conf) {
@@ -186,6 +188,8 @@ Result<std::vector<std::vector<std::string>>> ParseStatsColumns(std::string_view
   out.push_back(std::move(path));
   return out;
 }
+
+namespace {
 
 bool NameEq(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
@@ -267,6 +271,47 @@ std::string DecimalText(__int128 unscaled, int scale) {
 
 // ---------------------------------------------------------------- StatsPlan
 
+namespace {
+
+// Every listed path names a data column (not a partition column) of the table.
+Status CheckStatsColumnPaths(const StructType& table_schema, const std::vector<std::string>& partition_columns,
+                             const std::vector<std::vector<std::string>>& wanted) {
+  for (const auto& path : wanted) {
+    const DataType* t = &table_schema;
+    bool ok = true;
+    for (size_t i = 0; i < path.size() && ok; ++i) {
+      if (t->kind != Kind::kStruct) { ok = false; break; }
+      const StructField* hit = nullptr;
+      for (const StructField& f : t->fields) {
+        if (NameEq(f.name, path[i])) { hit = &f; break; }
+      }
+      const bool partition = hit != nullptr && i == 0 &&
+                             std::any_of(partition_columns.begin(), partition_columns.end(),
+                                         [&](const std::string& p) { return NameEq(p, hit->name); });
+      if (!hit || partition) { ok = false; break; }
+      t = &hit->type;
+    }
+    if (!ok) {
+      std::string joined;
+      for (const auto& p : path) joined += (joined.empty() ? "" : ".") + p;
+      return Status::InvalidArgument(
+          "delta.dataSkippingStatsColumns names '{}', which is not a data column of the table", joined);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckStatsConfiguration(const StructType& table_schema, const std::vector<std::string>& partition_columns,
+                               const std::map<std::string, std::string>& configuration) {
+  LITHIFY_RETURN_NOT_OK(ParseNumIndexedCols(configuration).status());
+  auto sc = configuration.find("delta.dataSkippingStatsColumns");
+  if (sc == configuration.end()) return Status::OK();
+  LITHIFY_ASSIGN_OR_RETURN(auto wanted, ParseStatsColumns(sc->second));
+  return CheckStatsColumnPaths(table_schema, partition_columns, wanted);
+}
+
 Result<std::shared_ptr<const StatsPlan>> StatsPlan::Make(
     const StructType& table_schema, const std::vector<std::string>& partition_columns,
     ColumnMappingMode mode, const std::map<std::string, std::string>& configuration,
@@ -287,30 +332,8 @@ Result<std::shared_ptr<const StatsPlan>> StatsPlan::Make(
     return false;
   };
 
-  // Validate the list: every entry names a data column.
   std::vector<bool> wanted_used;
-  if (wanted) {
-    for (const auto& path : *wanted) {
-      const DataType* t = &table_schema;
-      bool ok = true;
-      for (size_t i = 0; i < path.size() && ok; ++i) {
-        if (t->kind != Kind::kStruct) { ok = false; break; }
-        const StructField* hit = nullptr;
-        for (const StructField& f : t->fields) {
-          if (NameEq(f.name, path[i])) { hit = &f; break; }
-        }
-        if (!hit || (i == 0 && is_partition(*hit))) { ok = false; break; }
-        t = &hit->type;
-      }
-      if (!ok) {
-        std::string joined;
-        for (const auto& p : path) joined += (joined.empty() ? "" : ".") + p;
-        return Status::InvalidArgument(
-            "delta.dataSkippingStatsColumns names '{}', which is not a data column of the table",
-            joined);
-      }
-    }
-  }
+  if (wanted) LITHIFY_RETURN_NOT_OK(CheckStatsColumnPaths(table_schema, partition_columns, *wanted));
   // Whether the logical path `prefix` (or an ancestor) is listed.
   auto listed = [&](const std::vector<std::string>& logical) {
     for (const auto& path : *wanted) {

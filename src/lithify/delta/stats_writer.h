@@ -60,6 +60,19 @@ namespace lithify::delta {
 inline constexpr int kDefaultNumIndexedCols = 32;
 inline constexpr int kStatsStringPrefixLength = 32;
 
+// The table properties that choose statistics columns, parsed as StatsPlan::Make parses
+// them (create/alter validate with these, so a value they accept never breaks a write):
+// delta.dataSkippingNumIndexedCols (default kDefaultNumIndexedCols; InvalidArgument unless
+// an integer in [-1, 2^30]) and delta.dataSkippingStatsColumns ("a.b, `x.y`.z" -> paths;
+// InvalidArgument for an empty name or an unclosed backquote).
+Result<int> ParseNumIndexedCols(const std::map<std::string, std::string>& configuration);
+Result<std::vector<std::vector<std::string>>> ParseStatsColumns(std::string_view text);
+// Every check StatsPlan::Make makes of `configuration` without a data-file schema: both
+// properties parse, and every listed stats column names a data column (not a partition
+// column) of `table_schema`.
+Status CheckStatsConfiguration(const StructType& table_schema, const std::vector<std::string>& partition_columns,
+                               const std::map<std::string, std::string>& configuration);
+
 // Which columns get statistics and how to find them in a data file.
 class StatsPlan {
  public:

@@ -261,7 +261,9 @@ class ColumnPageStreamImpl final : public ColumnPageStream {
     return rows;
   }
 
-  Result<bool> Next(RowBatch* out) override {
+  Result<bool> Next(RowBatch* out) override { return NextAtMost(out, max_rows_); }
+
+  Result<bool> NextAtMost(RowBatch* out, int64_t max_rows) override {
     LITHIFY_RETURN_NOT_OK(status_);
     out->num_rows = 0;
     out->first_row_index = first_row_ + taken_;
@@ -271,7 +273,8 @@ class ColumnPageStreamImpl final : public ColumnPageStream {
     c.Reset(descr_);
     if (remaining_ == 0) return false;
     int64_t cost = 0;
-    Result<int64_t> fit = reader_.MeasurePageRows(std::min(max_rows_, remaining_), max_bytes_, &cost);
+    Result<int64_t> fit =
+        reader_.MeasurePageRows(std::min(std::max<int64_t>(max_rows, 1), remaining_), max_bytes_, &cost);
     if (!fit.ok()) return status_ = Error(fit.status());
     reader_.TakeRows(*fit, &c);
     out->num_rows = *fit;

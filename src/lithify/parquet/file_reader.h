@@ -99,6 +99,9 @@ class ColumnPageStream {
   virtual Result<int64_t> TakePage(ColumnData* out) = 0;
   // Like RowGroupStream::Next for this one column, within the page bound above.
   virtual Result<bool> Next(RowBatch* out) = 0;
+  // Next with at most max_rows (>= 1) rows instead of the stream's batch size, so that a
+  // caller reading a row range stops exactly at its end (RewriteFiles' row group slices).
+  virtual Result<bool> NextAtMost(RowBatch* out, int64_t max_rows) = 0;
 };
 
 class FileReader {

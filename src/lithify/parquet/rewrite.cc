@@ -61,13 +61,20 @@ std::vector<KeyValue> CommonKeyValues(const std::vector<std::vector<KeyValue>>& 
   return out;
 }
 
-// One input row group placed in the output.
+// One input row group, or one slice of a split one, placed in the output.
 struct Part {
   int input = 0;
   int rg = 0;
-  int64_t num_rows = 0;
+  int64_t num_rows = 0;   // rows of the part
   int64_t first_row = 0;  // file row index of its first row
+  int64_t offset = 0;     // its first row within the row group (a later slice's > 0)
+  int64_t rg_rows = 0;    // rows of the whole row group
+  bool slice = false;     // one of several slices of a split row group
 };
+
+// A split row group's slices have at least this many rows (unless the row group has
+// fewer): a tiny target must not turn every row into a row group of its own.
+constexpr int64_t kMinSliceRows = 1024;
 
 struct Group {
   std::vector<Part> parts;
@@ -142,6 +149,10 @@ class Rewriter {
         if (masks[k] && std::none_of(masks[k]->begin(), masks[k]->end(), [](bool b) { return b; })) {
           continue;  // nothing kept: do not even read it
         }
+        if (p.slice) {
+          LITHIFY_RETURN_NOT_OK(CopySliceColumn(p, c, masks[k] ? &*masks[k] : nullptr));
+          continue;
+        }
         std::unique_ptr<FileReader> transient;
         LITHIFY_ASSIGN_OR_RETURN(FileReader * reader, Reader(p, &transient));
         LITHIFY_RETURN_NOT_OK(CopyColumn(p, c, reader, masks[k] ? &*masks[k] : nullptr));
@@ -161,6 +172,85 @@ class Rewriter {
   int64_t pages_copied() const { return pages_copied_; }
 
  private:
+  // The row group being split: its own reader and one page stream per leaf, kept open
+  // from slice to slice (output row groups are written column by column, so each leaf
+  // continues where the previous slice's row group stopped: every chunk is decoded once).
+  struct SliceCursor {
+    int input = -1;
+    int rg = -1;
+    std::unique_ptr<FileReader> reader;
+    std::vector<std::unique_ptr<ColumnPageStream>> streams;  // by leaf
+    std::vector<int64_t> pos;                                // rows of the row group read, by leaf
+  };
+
+  Status OpenSliceReader(const Part& p) {
+    slice_.streams.clear();  // before the reader whose file they borrow
+    slice_ = SliceCursor{};
+    LITHIFY_ASSIGN_OR_RETURN(slice_.reader, OpenInput(fs_, inputs_[p.input], options_.reader, nullptr));
+    if (p.rg >= slice_.reader->num_row_groups() || slice_.reader->metadata().row_groups[p.rg].num_rows != p.rg_rows) {
+      return Status::IOError("{}: changed during the rewrite (row group {} differs)", inputs_[p.input], p.rg);
+    }
+    slice_.input = p.input;
+    slice_.rg = p.rg;
+    const int leaves = writer_->schema().num_leaves();
+    slice_.streams.resize(static_cast<size_t>(leaves));
+    slice_.pos.assign(static_cast<size_t>(leaves), 0);
+    return Status::OK();
+  }
+
+  // Leaf c's stream of p's row group, positioned at p.offset (rows of slices whose output
+  // row group was not written, all their rows filtered out, are decoded and skipped).
+  Result<ColumnPageStream*> SliceStream(const Part& p, int c) {
+    if (slice_.input != p.input || slice_.rg != p.rg) LITHIFY_RETURN_NOT_OK(OpenSliceReader(p));
+    std::unique_ptr<ColumnPageStream>& stream = slice_.streams[static_cast<size_t>(c)];
+    int64_t& pos = slice_.pos[static_cast<size_t>(c)];
+    if (!stream || pos > p.offset) {
+      LITHIFY_ASSIGN_OR_RETURN(stream, slice_.reader->OpenColumnPages(p.rg, c, options_.batch_rows));
+      pos = 0;
+    }
+    while (pos < p.offset) {
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->NextAtMost(&batch_, std::min(options_.batch_rows, p.offset - pos)));
+      if (!more) break;
+      pos += batch_.num_rows;
+    }
+    if (pos != p.offset) {
+      return Status::Corruption("{}: row group {}: column '{}' ends after {} rows, the footer says {}",
+                                inputs_[p.input], p.rg, writer_->schema().leaf(c).dotted_path, pos, p.rg_rows);
+    }
+    return stream.get();
+  }
+
+  // CopyColumn for a slice of a split row group: rows [p.offset, p.offset + p.num_rows)
+  // of leaf c, pages copied where they lie wholly inside the slice.
+  Status CopySliceColumn(const Part& p, int c, const std::vector<bool>* mask) {
+    LITHIFY_ASSIGN_OR_RETURN(ColumnPageStream * stream, SliceStream(p, c));
+    int64_t& pos = slice_.pos[static_cast<size_t>(c)];
+    const int64_t end = p.offset + p.num_rows;
+    const bool may_copy = MayCopyPages(p, c, slice_.reader.get());
+    int64_t seen = 0;
+    while (pos < end) {
+      if (may_copy && writer_->ColumnAcceptsEncodedPages()) {
+        ColumnPageStream::Page page;
+        LITHIFY_ASSIGN_OR_RETURN(bool has_page, stream->PeekPage(&page));
+        if (has_page && page.num_rows > 0 && page.first_row + page.num_rows <= end && CanCopyPage(page, c, mask, p.offset)) {
+          LITHIFY_ASSIGN_OR_RETURN(int64_t rows, stream->TakePage(&page_));
+          LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendEncodedPage(*page.header, page.payload, page_, rows),
+                                    "{}: row group {}", inputs_[p.input], p.rg);
+          pos += rows;
+          seen += rows;
+          ++pages_copied_;
+          continue;
+        }
+      }
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->NextAtMost(&batch_, std::min(options_.batch_rows, end - pos)));
+      if (!more) break;
+      pos += batch_.num_rows;
+      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen));
+    }
+    if (pos == p.rg_rows) slice_.streams[static_cast<size_t>(c)].reset();  // the last slice: free its buffers
+    return CheckAllRows(p, c, seen);
+  }
+
   // Appends input row group p unchanged (its chunks' bytes).
   Status CopyGroup(const Part& p, int64_t* rows_written) {
     std::unique_ptr<FileReader> transient;
@@ -213,7 +303,9 @@ class Rewriter {
 
   // Whether `page` can be appended unchanged: PLAIN values, levels as the writer
   // writes them, rows known from the header, every one kept by the filter.
-  bool CanCopyPage(const ColumnPageStream::Page& page, int c, const std::vector<bool>* mask) const {
+  // `part_offset` is the part's first row within the row group (the mask's row 0).
+  bool CanCopyPage(const ColumnPageStream::Page& page, int c, const std::vector<bool>* mask,
+                   int64_t part_offset = 0) const {
     const PageHeader& h = *page.header;
     if (page.num_rows <= 0) return false;
     // Tiny pages of another writer would stay tiny (worse compression, more headers);
@@ -231,8 +323,9 @@ class Rewriter {
       return false;
     }
     if (mask == nullptr) return true;
-    if (page.first_row + page.num_rows > static_cast<int64_t>(mask->size())) return false;
-    auto begin = mask->begin() + page.first_row;
+    const int64_t first = page.first_row - part_offset;
+    if (first < 0 || first + page.num_rows > static_cast<int64_t>(mask->size())) return false;
+    auto begin = mask->begin() + first;
     return std::find(begin, begin + page.num_rows, false) == begin + page.num_rows;
   }
 
@@ -307,6 +400,7 @@ class Rewriter {
   const RewriteOptions& options_;
   FileWriter* writer_;
   std::map<int, std::unique_ptr<FileReader>> open_;
+  SliceCursor slice_;
   RowBatch batch_;              // reused across batches
   std::vector<bool> keep_;      // the current batch's slice of a row filter mask
   ColumnData page_;             // a copied page's decoded content, reused
@@ -380,17 +474,29 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
         // A row group of its own; the next input row group starts a new group.
         groups.emplace_back();
         groups.back().copy = true;
-        groups.back().parts.push_back({static_cast<int>(i), rg, md.num_rows, reader->RowGroupFirstRow(rg)});
+        groups.back().parts.push_back(
+            {static_cast<int>(i), rg, md.num_rows, reader->RowGroupFirstRow(rg), 0, md.num_rows, false});
         continue;
       }
-      if (groups.empty() || groups.back().copy ||
-          (!groups.back().parts.empty() && group_bytes + bytes > target)) {
-        groups.emplace_back();
-        group_bytes = 0;
+      // Split a row group larger than the target into slices of nearly equal rows (sizes
+      // estimated in proportion to rows); each slice is packed like a row group.
+      int64_t slices = 1;
+      if (options.split_row_groups && bytes > target) {
+        slices = std::min((bytes - 1) / target + 1, std::max<int64_t>(1, md.num_rows / kMinSliceRows));
       }
-      groups.back().parts.push_back(
-          {static_cast<int>(i), rg, md.num_rows, reader->RowGroupFirstRow(rg)});
-      group_bytes += bytes;
+      for (int64_t k = 0; k < slices; ++k) {
+        const auto begin = static_cast<int64_t>(static_cast<__int128>(md.num_rows) * k / slices);
+        const auto end = static_cast<int64_t>(static_cast<__int128>(md.num_rows) * (k + 1) / slices);
+        const auto part_bytes = static_cast<int64_t>(static_cast<__int128>(bytes) * (end - begin) / md.num_rows);
+        if (groups.empty() || groups.back().copy ||
+            (!groups.back().parts.empty() && group_bytes + part_bytes > target)) {
+          groups.emplace_back();
+          group_bytes = 0;
+        }
+        groups.back().parts.push_back({static_cast<int>(i), rg, end - begin, reader->RowGroupFirstRow(rg) + begin,
+                                       begin, md.num_rows, slices > 1});
+        group_bytes += part_bytes;
+      }
     }
   }
 

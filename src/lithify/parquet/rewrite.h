@@ -3,8 +3,14 @@
 //
 // Output row groups are planned up front from the inputs' footers at input-row-group
 // granularity: consecutive input row groups are packed into one output row group while
-// the sum of their compressed sizes stays within writer.row_group_size_bytes (an input
-// row group is never split; one larger than the target forms its own output row group).
+// the sum of their compressed sizes stays within writer.row_group_size_bytes. An input
+// row group larger than the target forms its own output row group, unless
+// split_row_groups is set: then it is cut into ceil(size / target) slices of nearly
+// equal row counts (at least kMinSliceRows rows each, 1024; sizes estimated in
+// proportion to rows), each packed like a row group of its own. A split row group's leaf
+// is streamed once across its slices: one page stream per leaf stays open from one
+// output row group to the next (about a page, its dictionary and a read window each),
+// so no chunk is decoded twice. Copied row groups (below) are never split.
 // Each output row group is then written column by column (FileWriter's column-at-a-time
 // API): for leaf c, leaf c of every input row group of the group is streamed
 // (FileReader::OpenRowGroup(rg, {c}): just that column chunk, in batches of whole rows),
@@ -60,9 +66,10 @@
 
 namespace lithify::parquet {
 
-// Rows of one input row group to keep: called once per input row group that has rows,
-// with the input's index in `inputs`, the file row index of the row group's first row
-// (FileReader::RowGroupFirstRow, the numbering deletion vectors use) and its row count.
+// Rows of one input row group to keep: called once per input row group that has rows
+// (once per slice of a split one), with the input's index in `inputs`, the file row index
+// of the first row (FileReader::RowGroupFirstRow, the numbering deletion vectors use) and
+// the row count.
 // Must return exactly num_rows flags (InvalidArgument otherwise); an error aborts the
 // rewrite.
 using RowFilter =
@@ -99,6 +106,9 @@ struct RewriteOptions {
   // Also copy row groups whose chunks use another codec than writer.codec (they keep
   // theirs: the output then mixes codecs).
   bool copy_other_codecs = false;
+  // Cut input row groups larger than writer.row_group_size_bytes (see the header
+  // comment); off: they are kept whole.
+  bool split_row_groups = false;
   // Append PLAIN input pages in the output's codec unchanged (see the header comment).
   // Off when the output must be recompressed, e.g. at another compression level.
   bool copy_plain_pages = true;

@@ -314,6 +314,64 @@ TEST_F(RewriteTest, RowGroupsArePlannedAtInputRowGroupGranularity) {
   EXPECT_EQ(got, in_rows);
 }
 
+// split_row_groups: a row group larger than the target is cut into slices of nearly
+// equal rows (at least kMinSliceRows), packed like row groups, with every row kept in
+// order, the row filter called per slice, pages copied inside slices and the chunk
+// layout exact; nested data too.
+TEST_F(RewriteTest, SplitRowGroupsCutsLargeRowGroups) {
+  for (bool nested : {false, true}) {
+    SCOPED_TRACE(nested ? "nested" : "flat");
+    Schema s = nested ? NestedSchema() : FlatSchema();
+    std::vector<std::string> inputs = {"big.parquet", "small.parquet"};
+    WriterOptions small_pages;
+    small_pages.page_size_bytes = 2048;
+    small_pages.enable_dictionary = false;  // PLAIN pages: some can be copied inside slices
+    WriteInput(inputs[0], s, nested ? NestedRows(9000, 1) : FlatRows(9000, 1), small_pages);  // one row group
+    WriteInput(inputs[1], s, nested ? NestedRows(300, 2) : FlatRows(300, 2), small_pages);
+    const int64_t big = *Footer(inputs[0]).row_groups.at(0).total_compressed_size;
+    RewriteOptions opts;
+    opts.writer = small_pages;
+    opts.writer.row_group_size_bytes = big / 3 + 1;  // three slices of 3000 rows
+    opts.batch_rows = 700;                           // batches straddle slice ends
+    std::vector<std::pair<int64_t, int64_t>> calls;
+    opts.row_filter = [&](int input, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+      if (input == 0) calls.emplace_back(first, n);
+      std::vector<bool> keep(static_cast<size_t>(n));
+      for (int64_t r = 0; r < n; ++r) keep[r] = input != 0 || first + r < 6000 || (first + r) % 5 != 0;
+      return keep;
+    };
+    // Off (the default): the large row group stays whole.
+    RewriteOptions whole = opts;
+    auto res = RewriteFiles(fs_.get(), inputs, "whole.parquet", whole);
+    ASSERT_TRUE(res.ok()) << res.status().ToString();
+    EXPECT_EQ(Footer("whole.parquet").row_groups.at(0).num_rows, 8400);  // filtered, not split
+    calls.clear();
+
+    opts.split_row_groups = true;
+    res = RewriteFiles(fs_.get(), inputs, "split.parquet", opts);
+    ASSERT_TRUE(res.ok()) << res.status().ToString();
+    std::vector<std::pair<int64_t, int64_t>> want_calls = {{0, 3000}, {3000, 3000}, {6000, 3000}};
+    EXPECT_EQ(calls, want_calls);
+    FileMetaData md = Footer("split.parquet");
+    std::vector<int64_t> got;
+    for (const RowGroup& rg : md.row_groups) got.push_back(rg.num_rows);
+    // Three slices (the last keeps 2400 rows), then the small input (no room beside a slice).
+    EXPECT_EQ(got, (std::vector<int64_t>{3000, 3000, 2400, 300})) << testing::PrintToString(got);
+    ExpectChunkLayout(md);
+    ExpectSameContents(ReadContents(fs_.get(), inputs, opts.row_filter), ReadContents(fs_.get(), {"split.parquet"}));
+    if (!nested) EXPECT_GT(res->pages_copied, 0);
+
+    // A tiny target never makes row groups below kMinSliceRows rows.
+    opts.row_filter = nullptr;
+    opts.writer.row_group_size_bytes = 1;
+    res = RewriteFiles(fs_.get(), inputs, "tiny.parquet", opts);
+    ASSERT_TRUE(res.ok()) << res.status().ToString();
+    FileMetaData tiny = Footer("tiny.parquet");
+    EXPECT_EQ(tiny.row_groups.size(), 9000u / 1024 + 1);
+    ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"tiny.parquet"}));
+  }
+}
+
 TEST_F(RewriteTest, EmptyInputs) {
   Schema s = FlatSchema();
   WriteInput("e1.parquet", s, {});

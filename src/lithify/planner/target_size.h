@@ -30,6 +30,7 @@
 #include <string_view>
 #include <utility>
 
+#include "lithify/base/byte_size.h"
 #include "lithify/base/result.h"
 #include "lithify/planner/plan.h"
 
@@ -41,13 +42,9 @@ inline constexpr int64_t kAutotuneMaxTarget = kGiB;
 inline constexpr int64_t kAutotuneLowTableBytes = 2'560'000'000'000;  // 2.56 TB
 inline constexpr int64_t kAutotuneHighTableBytes = 10'000'000'000'000;  // 10 TB
 
-// Parses a byte size as Spark/Delta spell them: a non-negative number, optionally with a
-// fraction, optionally followed (spaces allowed) by a unit, case-insensitive: b, k/kb/kib,
-// m/mb/mib, g/gb/gib, t/tb/tib, p/pb/pib -- all binary (Spark's byteStringAsBytes treats
-// "mb" as 2^20). Examples: "1048576", "128mb", "1g", "1.5GiB", "100 MB". Fractions of a
-// byte round to the nearest byte. InvalidArgument naming the text for an empty string, a
-// sign, a missing number, an unknown unit or a value above 2^63-1.
-Result<int64_t> ParseByteSize(std::string_view text);
+// ParseByteSize (base/byte_size.h) is the parser of every size flag and of
+// delta.targetFileSize; table properties are validated with it when they are set.
+using ::lithify::ParseByteSize;
 
 struct TargetSizeInputs {
   std::optional<int64_t> explicit_bytes;       // --target-file-size

@@ -69,6 +69,20 @@ T Unwrap(Result<T> r) {
   return std::move(*r);
 }
 
+// Unwrap for work on a served table. Its own problems -- corrupt (Corruption), or a value
+// lithify refuses such as a malformed table property (InvalidArgument) -- are the table's,
+// not the request's (400) nor a server bug (500): 422 with the table's message. Only a
+// bad `where` predicate is the request's.
+template <typename T>
+T UnwrapTable(Result<T> r) {
+  if (r.ok()) return std::move(*r);
+  const Status& st = r.status();
+  const bool request = st.IsInvalidArgument() && (st.message().rfind("predicate: ", 0) == 0 ||
+                                                  st.message().find("--where") != std::string::npos);
+  if (!request && (st.IsCorruption() || st.IsInvalidArgument())) Fail(422, st.message());
+  FailStatus(st);
+}
+
 // The query parameters of one request, checked against the names an endpoint accepts
 // (an unknown or repeated name is a 400: a typo must not be silently ignored).
 class Params {
@@ -168,8 +182,8 @@ ordered_json Describe(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table", "limit"});
   const std::string& table = TableParam(config, p);
   int64_t limit = p.Int("limit", 1, 1000, 50);
-  commands::TableDetail d = Unwrap(commands::DescribeDetail(config.fs, table));
-  std::vector<commands::HistoryEntry> h = Unwrap(commands::DescribeHistory(config.fs, table, limit));
+  commands::TableDetail d = UnwrapTable(commands::DescribeDetail(config.fs, table));
+  std::vector<commands::HistoryEntry> h = UnwrapTable(commands::DescribeHistory(config.fs, table, limit));
   ordered_json hist = ordered_json::array();
   for (const auto& e : h) hist.push_back(commands::HistoryEntryToJson(e));
   return ordered_json{{"table", table}, {"detail", commands::TableDetailToJson(d)}, {"history", hist}};
@@ -186,7 +200,7 @@ ordered_json Files(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table", "limit"});
   const std::string& table = TableParam(config, p);
   int64_t limit = p.Int("limit", 0, 10000, 200);
-  commands::FilesReport rep = Unwrap(commands::ListFiles(config.fs, table, commands::FilesOptions{}));
+  commands::FilesReport rep = UnwrapTable(commands::ListFiles(config.fs, table, commands::FilesOptions{}));
   struct Agg {
     int64_t files = 0, bytes = 0;
   };
@@ -245,7 +259,7 @@ ordered_json OptimizeDryRun(const ServerConfig& config, const ApiRequest& req) {
   spec.max_deleted_rows_ratio = p.Double("max_deleted_rows_ratio", 0, 1);
   spec.reorg_purge = p.Bool("reorg");
   spec.where = p.Get("where", 1000).value_or("");
-  commands::OptimizeResult r = Unwrap(commands::Optimize(config.fs, table, spec));
+  commands::OptimizeResult r = UnwrapTable(commands::Optimize(config.fs, table, spec));
   const planner::DecisionLog& log = r.log;
   ordered_json bins = ordered_json::array();
   for (const planner::BinDecision& b : log.bins) {
@@ -281,7 +295,7 @@ ordered_json Diagnose(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table"});
   const std::string& table = TableParam(config, p);
 #ifdef LITHIFY_SERVER_HAVE_DIAGNOSE
-  commands::Diagnosis d = Unwrap(commands::Diagnose(config.fs, table, commands::DiagnoseOptions{}));
+  commands::Diagnosis d = UnwrapTable(commands::Diagnose(config.fs, table, commands::DiagnoseOptions{}));
   ordered_json j = commands::DiagnosisToJson(d);
   return ordered_json{{"table", table}, {"diagnosis", j}};
 #else

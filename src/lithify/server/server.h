@@ -19,8 +19,10 @@
 //   POST /api/simulate   (JSON body)          the maintenance simulator
 // Status codes: 400 malformed/out-of-range input, 404 unknown endpoint or a table that was
 // not given at start (arbitrary paths are never served), 405 wrong method, 413 body over
-// ServerConfig::max_body_bytes, 503 a component this build lacks, 500 a table that cannot
-// be read (the message names the file). Error bodies are {"error":{"status","message"}}.
+// ServerConfig::max_body_bytes, 503 a component this build lacks, 422 a served table that
+// cannot be processed as it is (corrupt, a table property lithify refuses, a feature it
+// does not implement), 500 an I/O or internal failure; the message is the table's error,
+// naming the file. Error bodies are {"error":{"status","message"}}.
 //
 // Thread safety: HandleApi is reentrant (the config is read-only); Serve runs handlers on
 // cpp-httplib's worker pool. Memory: one request's result at a time per worker; file

@@ -181,6 +181,51 @@ TEST_F(ServerTest, DiagnoseAnswersOr503) {
   EXPECT_TRUE(r.body["diagnosis"]["findings"].is_array());
 }
 
+// A served table that is corrupt, or holds a property value lithify refuses, is the
+// table's problem: 422 with the table's own message (not 500 "server bug", nor 400
+// "your request"); a bad predicate stays the request's 400.
+TEST(ServerTableErrors, CorruptOrRefusedTablesAre422WithTheTablesMessage) {
+  auto fs = io::NewMemoryFileSystem();
+  const std::string protocol = R"({"protocol":{"minReaderVersion":1,"minWriterVersion":2}})";
+  auto metadata = [](const std::string& config) {
+    return R"({"metaData":{"id":"m","format":{"provider":"parquet","options":{}},"schemaString":)"
+           R"("{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"long\",\"nullable\":true,)"
+           R"(\"metadata\":{}}]}","partitionColumns":[],"configuration":)" + config + "}}";
+  };
+  ASSERT_TRUE(fs->WriteFile("/ok/_delta_log/00000000000000000000.json",
+                            AsBytes(protocol + "\n" + metadata("{}") + "\n")).ok());
+  ASSERT_TRUE(fs->WriteFile("/corrupt/_delta_log/00000000000000000000.json",
+                            AsBytes(protocol + "\n" + metadata("{}") + "\n{\"add\": garbage\n")).ok());
+  ASSERT_TRUE(fs->WriteFile("/refused/_delta_log/00000000000000000000.json",
+                            AsBytes(protocol + "\n" +
+                                    metadata(R"({"delta.deletedFileRetentionDuration":"interval 1000000000000 days"})") +
+                                    "\n")).ok());
+  ServerConfig config;
+  config.fs = fs.get();
+  config.tables = {"/ok", "/corrupt", "/refused"};
+  auto get = [&](const std::string& path, const std::string& table, const std::string& where = "") {
+    ApiRequest r;
+    r.path = path;
+    r.params = {{"table", table}};
+    if (!where.empty()) r.params.emplace("where", where);
+    return HandleApi(config, r);
+  };
+  for (const char* endpoint : {"/api/describe", "/api/files", "/api/optimize"}) {
+    ApiResponse r = get(endpoint, "/corrupt");
+    EXPECT_EQ(r.status, 422) << endpoint << ": " << r.body.dump();
+    EXPECT_NE(r.body["error"]["message"].get<std::string>().find("00000000000000000000.json"), std::string::npos)
+        << r.body.dump();
+  }
+  if (HasDiagnose()) {
+    ApiResponse r = get("/api/diagnose", "/refused");
+    EXPECT_EQ(r.status, 422) << r.body.dump();
+    EXPECT_NE(r.body["error"]["message"].get<std::string>().find("delta.deletedFileRetentionDuration"),
+              std::string::npos)
+        << r.body.dump();
+  }
+  EXPECT_EQ(get("/api/optimize", "/ok", "a >").status, 400);
+}
+
 TEST(ServerAssets, PanelIsEmbedded) {
   const Asset* index = FindAsset("/");
   ASSERT_NE(index, nullptr);

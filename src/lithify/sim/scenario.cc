@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "lithify/base/civil_time.h"
+#include "lithify/base/excerpt.h"
 #include "lithify/base/macros.h"
 #include "lithify/sim/internal.h"
 #include "lithify/sim/simulate.h"
@@ -255,7 +256,7 @@ std::string RangeText(const KeySpec& k) {
 
 Status BadValue(const KeySpec& k, const json& v) {
   return Status::InvalidArgument("scenario key '{}': must be {}, got {}", k.key, RangeText(k),
-                                 v.dump());
+                                 Excerpt(v.dump()));
 }
 
 // Type and range check of one value.
@@ -290,7 +291,7 @@ Status CheckValue(const KeySpec& k, const json& v) {
         if (!e.is_string() || e.get<std::string>().empty()) return BadValue(k, v);
         if (!seen.insert(e.get<std::string>()).second) {
           return Status::InvalidArgument("scenario key '{}': column '{}' is named twice", k.key,
-                                         e.get<std::string>());
+                                         Excerpt(e.get<std::string>()));
         }
       }
       return Status::OK();
@@ -327,7 +328,7 @@ Status CheckCombination(Scenario& s, const json& j) {
   }
   if (!ValidDate(s.start_date)) {
     return Status::InvalidArgument("scenario key 'start_date': must be a date YYYY-MM-DD, got \"{}\"",
-                                   s.start_date);
+                                   Excerpt(s.start_date));
   }
   if (!j.contains("min_file_size_mb")) s.min_file_size = s.target_file_size;
   const bool clustered = !s.cluster_by.empty() || s.maintenance == "liquid";
@@ -415,7 +416,7 @@ ordered_json ScenarioKeysHelp() {
 
 Result<nlohmann::json> ScenarioValueFromText(std::string_view key, std::string_view text) {
   const KeySpec* k = FindKey(key);
-  if (k == nullptr) return Status::InvalidArgument("unknown scenario key '{}'", key);
+  if (k == nullptr) return Status::InvalidArgument("unknown scenario key '{}'", Excerpt(key));
   const std::string t(text);
   switch (k->type) {
     case KeyType::kInteger:
@@ -461,7 +462,7 @@ Result<Scenario> ScenarioFromJson(const json& j) {
     if (k == nullptr) {
       std::vector<std::string> names;
       for (const KeySpec& spec : Keys()) names.emplace_back(spec.key);
-      return Status::InvalidArgument("unknown scenario key '{}'; known keys: {}", key,
+      return Status::InvalidArgument("unknown scenario key '{}'; known keys: {}", Excerpt(key),
                                      fmt::join(names, ", "));
     }
     if (value.is_null()) continue;  // null = the default
