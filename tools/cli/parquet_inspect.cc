@@ -143,6 +143,7 @@ void PrintStatistics(const parquet::Schema& schema, int leaf, const parquet::Sta
   }
   if (s.null_count) line += fmt::format(" nulls={}", *s.null_count);
   if (s.distinct_count) line += fmt::format(" distinct={}", *s.distinct_count);
+  if (s.nan_count) line += fmt::format(" nans={}", *s.nan_count);
   if (s.is_min_value_exact) line += fmt::format(" min_exact={}", *s.is_min_value_exact);
   if (s.is_max_value_exact) line += fmt::format(" max_exact={}", *s.is_max_value_exact);
   *out += line + "\n";
@@ -255,6 +256,7 @@ json StatisticsJson(const parquet::Schema& schema, int leaf, const parquet::Stat
   if (s.max) j["legacy_max"] = StatJson(schema, leaf, *s.max);
   if (s.null_count) j["null_count"] = *s.null_count;
   if (s.distinct_count) j["distinct_count"] = *s.distinct_count;
+  if (s.nan_count) j["nan_count"] = *s.nan_count;
   if (s.is_min_value_exact) j["is_min_value_exact"] = *s.is_min_value_exact;
   if (s.is_max_value_exact) j["is_max_value_exact"] = *s.is_max_value_exact;
   return j;

@@ -382,12 +382,11 @@ Status Deleter::FlushDvs() {
     add.modification_time = f.modification_time_ms;
     add.data_change = true;
     if (f.stats && !f.stats->raw.empty()) {
-      nlohmann::json j = nlohmann::json::parse(f.stats->raw, nullptr, /*allow_exceptions=*/false);
-      if (j.is_object()) {
-        // The bounds still cover the live rows but are no longer exact for them.
-        j["tightBounds"] = false;
-        add.stats = j.dump();
-      }
+      // The bounds still cover the live rows but are no longer exact for them. Only that
+      // member changes: every bound keeps its text (a DOM round trip would pass the
+      // numbers through doubles and turn a decimal max into a value below the data).
+      Result<std::string> wide = delta::StatsWithWideBounds(f.stats->raw);
+      if (wide.ok()) add.stats = std::move(*wide);
     }
     add.tags = f.tags;
     add.deletion_vector = descs[i];

@@ -16,6 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/temp_dir.h"
+#include "lithify/commands/append.h"
+#include "lithify/commands/create_alter.h"
 #include "lithify/commands/delete.h"
 #include "lithify/commands/scan.h"
 #include "lithify/commands/test_util.h"
@@ -447,6 +450,45 @@ TEST_F(DeleteTest, DvPropertyWithoutFeatureIsRefused) {
   EXPECT_TRUE(r.status().IsNotSupported()) << r.status().ToString();
   EXPECT_NE(r.status().message().find("deletionVectors"), std::string::npos);
   EXPECT_EQ(Version(fs_.get(), t.root()), 1);
+}
+
+// Issue 14: a DV keeps the file's statistics, only marking them wide. Re-serialising them
+// through doubles turned the decimal(20,5) max 9970418458088.79529 into
+// 9970418458088.795 (below the data) and the decimal(38,0) max into 1e+38.
+TEST_F(DeleteTest, DvKeepsDecimalBoundsExactly) {
+  TempDir dir;
+  const std::string root = dir.path() + "/t";
+  delta::NewTableSpec spec;
+  auto schema = delta::ParseSchemaDdl("id long, d20 decimal(20,5), d38 decimal(38,0)");
+  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  spec.schema = *schema;
+  spec.properties["delta.enableDeletionVectors"] = "true";
+  ASSERT_TRUE(commands::CreateTable(fs_.get(), root, spec).ok());
+  const std::string nines(38, '9');
+  const std::string input = dir.path() + "/rows.jsonl";
+  const std::string rows = R"({"id":1,"d20":"9970418458088.79529","d38":")" + nines + "\"}\n" +
+                           R"({"id":2,"d20":"-9970418458088.79529","d38":"-)" + nines + "\"}\n" +
+                           R"({"id":3,"d20":"0.00001","d38":"0"})" "\n";
+  ASSERT_TRUE(fs_->WriteFile(input, AsBytes(rows)).ok());
+  commands::AppendSpec append;
+  append.inputs = {input};
+  ASSERT_TRUE(commands::AppendRows(fs_.get(), root, append).ok());
+  const std::string before = Latest(fs_.get(), root)->files().at(0).stats->raw;
+  ASSERT_NE(before.find("9970418458088.79529"), std::string::npos) << before;
+
+  DeleteAndCheck(fs_.get(), root, "id = 3");
+  auto s = Latest(fs_.get(), root);
+  ASSERT_EQ(s->files().size(), 1u);
+  const table::FileEntry& f = s->files()[0];
+  ASSERT_TRUE(f.deletion_vector.has_value());
+  ASSERT_TRUE(f.stats.has_value());
+  // The same text, with tightBounds false appended.
+  EXPECT_EQ(f.stats->raw, before.substr(0, before.size() - 1) + R"(,"tightBounds":false})");
+  EXPECT_NE(f.stats->raw.find(R"("d20":9970418458088.79529)"), std::string::npos) << f.stats->raw;
+  EXPECT_NE(f.stats->raw.find(R"("d38":-)" + nines), std::string::npos) << f.stats->raw;
+  // And the bounds still find the rows at the extremes.
+  EXPECT_EQ(Rows(fs_.get(), root, delta::VersionSpec::Latest(), "d20 >= 9970418458088.79529").size(), 1u);
+  EXPECT_EQ(Rows(fs_.get(), root, delta::VersionSpec::Latest(), "d38 <= -" + nines).size(), 1u);
 }
 
 // The rewritten files of an unpartitioned table hold exactly the table's rows: DuckDB

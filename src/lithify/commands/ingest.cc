@@ -278,6 +278,9 @@ Result<double> ParseFloatText(std::string_view text, bool is_float, bool quoted)
   return d;
 }
 
+}  // namespace
+
+// Declared in ingest.h: scan skipping reads decimal statistics with it.
 Result<__int128> ParseDecimalText(std::string_view text, int precision, int scale, bool quoted) {
   auto bad = [&] {
     return Status::InvalidArgument("{} is not a valid decimal({},{})", Shown(text, quoted),
@@ -334,6 +337,8 @@ Result<__int128> ParseDecimalText(std::string_view text, int precision, int scal
   v *= Pow10(static_cast<int>(scale - frac_digits));
   return neg ? -v : v;
 }
+
+namespace {
 
 Result<int64_t> ParseDateText(std::string_view text, bool quoted) {
   size_t i = 0;

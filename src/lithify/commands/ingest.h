@@ -57,6 +57,12 @@ enum class InputFormat { kParquet, kJsonl, kCsv };
 // InvalidArgument naming the unknown format.
 Result<InputFormat> InputFormatFromName(std::string_view name);
 
+// The exact unscaled value of decimal text ("-12.30", "1E+3", "0.0500", as JSON numbers
+// and the text formats write decimals) at decimal(precision, scale); InvalidArgument when
+// it has more significant fraction digits than `scale` or more digits than `precision`
+// (never rounded). `quoted` only shapes the messages.
+Result<__int128> ParseDecimalText(std::string_view text, int precision, int scale, bool quoted);
+
 // By extension: .jsonl/.json/.ndjson -> kJsonl, .csv -> kCsv, anything else -> kParquet.
 InputFormat InputFormatFromPath(std::string_view path);
 

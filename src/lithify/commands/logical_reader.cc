@@ -7,6 +7,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/commands/ingest.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/parquet/schema_builder.h"
 
@@ -595,23 +596,36 @@ std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataTy
     case TypeKind::kInt8: case TypeKind::kInt16: case TypeKind::kInt32: case TypeKind::kInt64:
       if (v.kind() != VK::kInt64) return std::nullopt;
       return expr::Value::Integer(type.kind, v.int64());
-    case TypeKind::kFloat32: case TypeKind::kFloat64:
-      if (v.kind() == VK::kDouble) return expr::Value::Floating(type.kind, v.dbl());
-      if (v.kind() == VK::kInt64) return expr::Value::Floating(type.kind, static_cast<double>(v.int64()));
-      return std::nullopt;
+    case TypeKind::kFloat32: case TypeKind::kFloat64: {
+      double d;
+      if (v.kind() == VK::kDouble) d = v.dbl();
+      else if (v.kind() == VK::kInt64) d = static_cast<double>(v.int64());
+      else return std::nullopt;
+      // A float statistic is a float (Delta parses it at the column's type): "0.7" is
+      // 0.7f, which is below the double 0.7.
+      if (type.kind == TypeKind::kFloat32) d = static_cast<float>(d);
+      return expr::Value::Floating(type.kind, d);
+    }
     case TypeKind::kDecimal: {
       expr::int128_t u;
       if (v.kind() == VK::kDecimal) {
         if (v.scale() > type.scale) return std::nullopt;
         u = v.unscaled() * expr::Pow10(type.scale - v.scale());
-      } else if (v.kind() == VK::kInt64) {
-        if (type.precision - type.scale > 18) return std::nullopt;
-        u = static_cast<expr::int128_t>(v.int64()) * expr::Pow10(type.scale);
+      } else if (v.kind() == VK::kInt64 || v.kind() == VK::kString ||
+                 (v.kind() == VK::kDouble && !v.number_text().empty())) {
+        // JSON statistics of decimals: exact from the number's text (or a checkpoint's
+        // stats_parsed rendering, which quotes decimals); a value the type cannot hold
+        // exactly gives no bound.
+        const std::string text = v.kind() == VK::kInt64 ? std::to_string(v.int64())
+                                 : v.kind() == VK::kString ? v.str() : v.number_text();
+        Result<__int128> exact = ParseDecimalText(text, type.precision, type.scale, false);
+        if (!exact.ok()) return std::nullopt;
+        u = *exact;
       } else if (v.kind() == VK::kDouble) {
-        // JSON statistics of decimals arrive as doubles: exact only while the unscaled
-        // value fits a double's 53-bit mantissa.
+        // A bare double (no text): the nearest decimal is exact only while the error of
+        // the double times 10^scale stays below half a unit, |unscaled| < 2^50.
         double scaled = v.dbl() * static_cast<double>(expr::Pow10(type.scale));
-        if (!std::isfinite(scaled) || std::fabs(scaled) >= 9007199254740992.0) return std::nullopt;
+        if (!std::isfinite(scaled) || std::fabs(scaled) >= 1125899906842624.0) return std::nullopt;
         u = static_cast<expr::int128_t>(std::llround(scaled));
       } else {
         return std::nullopt;

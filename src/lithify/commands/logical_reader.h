@@ -80,7 +80,9 @@ class OutputSchema {
 std::optional<expr::DataType> ExprTypeOf(const delta::DataType& t);
 
 // Converts a typed partition value / statistic to an expr value of `type` (nullopt when
-// it cannot be represented exactly, e.g. a double statistic of a wide decimal).
+// it cannot be represented exactly, e.g. a decimal statistic with more digits than the
+// type holds, or a bare double of a wide decimal; decimals are read from the number's
+// text, never through a double).
 std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataType& type);
 
 // Reads one data file as batches of the output schema.

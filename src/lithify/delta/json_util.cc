@@ -44,6 +44,150 @@ std::string Dump(const Json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+namespace {
+
+// Swallows parse errors so that nlohmann reports them as a false return, never by throwing.
+class NoThrowSax : public Json::json_sax_t {
+ public:
+  explicit NoThrowSax(Json::json_sax_t* inner) : inner_(inner) {}
+  bool null() override { return inner_->null(); }
+  bool boolean(bool v) override { return inner_->boolean(v); }
+  bool number_integer(number_integer_t v) override { return inner_->number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) override { return inner_->number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) override { return inner_->number_float(v, s); }
+  bool string(string_t& v) override { return inner_->string(v); }
+  bool binary(binary_t& v) override { return inner_->binary(v); }
+  bool start_object(std::size_t n) override { return inner_->start_object(n); }
+  bool key(string_t& k) override { return inner_->key(k); }
+  bool end_object() override { return inner_->end_object(); }
+  bool start_array(std::size_t n) override { return inner_->start_array(n); }
+  bool end_array() override { return inner_->end_array(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    malformed_ = true;
+    return false;
+  }
+  bool malformed() const { return malformed_; }
+
+ private:
+  Json::json_sax_t* inner_;
+  bool malformed_ = false;
+};
+
+// Writes the events it receives back as compact JSON text, numbers as written; the
+// root object's member `key` gets the text `value` instead of its own value.
+class Echo : public Json::json_sax_t {
+ public:
+  Echo(std::string_view key, std::string_view value) : key_(key), value_(value) {}
+
+  bool null() override { return Scalar("null"); }
+  bool boolean(bool v) override { return Scalar(v ? "true" : "false"); }
+  bool number_integer(number_integer_t v) override { return Scalar(std::to_string(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return Scalar(std::to_string(v)); }
+  bool number_float(number_float_t, const string_t& s) override { return Scalar(s); }
+  bool string(string_t& v) override { return Scalar(Dump(Json(v))); }
+  bool binary(binary_t&) override { return false; }  // not produced by the JSON parser
+  bool start_object(std::size_t) override { return Open('{'); }
+  bool start_array(std::size_t) override { return Open('['); }
+  bool end_array() override { return Close(']'); }
+  bool end_object() override {
+    if (skip_ == 0 && open_.size() == 1 && !replaced_) {
+      if (!open_.back()) out_.push_back(',');
+      out_ += Dump(Json(key_)) + ":" + std::string(value_);
+      replaced_ = true;
+    }
+    return Close('}');
+  }
+  bool key(string_t& k) override {
+    if (skip_ > 0) return true;
+    Separate();
+    out_ += Dump(Json(k));
+    out_.push_back(':');
+    after_key_ = true;
+    if (open_.size() == 1 && k == key_) {
+      // (A duplicated member gets the value at each occurrence.)
+      out_ += value_;
+      replaced_ = true;
+      after_key_ = false;
+      skip_ = 1;  // the member's own value, however deep
+      skip_depth_ = 0;
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+  bool root_is_object() const { return root_object_; }
+  std::string& text() { return out_; }
+
+ private:
+  // Writes the separator a value or key needs in its container.
+  void Separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!open_.empty()) {
+      if (!open_.back()) out_.push_back(',');
+      open_.back() = false;
+    }
+  }
+  bool Scalar(std::string_view text) {
+    if (skip_ > 0) {
+      if (skip_depth_ == 0) skip_ = 0;
+      return true;
+    }
+    Separate();
+    out_ += text;
+    return true;
+  }
+  bool Open(char c) {
+    if (skip_ > 0) {
+      ++skip_depth_;
+      return true;
+    }
+    if (open_.empty()) root_object_ = c == '{';
+    Separate();
+    out_.push_back(c);
+    open_.push_back(true);  // the next element is the first
+    return true;
+  }
+  bool Close(char c) {
+    if (skip_ > 0) {
+      if (--skip_depth_ == 0) skip_ = 0;
+      return true;
+    }
+    out_.push_back(c);
+    open_.pop_back();
+    return true;
+  }
+
+  std::string_view key_, value_;
+  std::string out_;
+  std::vector<bool> open_;  // per open container: no element written yet
+  bool after_key_ = false;
+  bool replaced_ = false;
+  bool root_object_ = false;
+  int skip_ = 0;             // > 0: inside the value of a replaced member
+  int skip_depth_ = 0;
+};
+
+}  // namespace
+
+Status SaxParse(std::string_view text, Json::json_sax_t* sax, std::string_view stopped) {
+  if (TooDeep(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxDepth);
+  NoThrowSax guard(sax);
+  if (!Json::sax_parse(text.begin(), text.end(), &guard)) {
+    return Status::Corruption("{}", guard.malformed() ? std::string_view("malformed JSON") : stopped);
+  }
+  return Status::OK();
+}
+
+Result<std::string> SetMember(std::string_view object, std::string_view key, std::string_view value) {
+  Echo echo(key, value);
+  LITHIFY_RETURN_NOT_OK(SaxParse(object, &echo));
+  if (!echo.root_is_object()) return Status::Corruption("not a JSON object");
+  return std::move(echo.text());
+}
+
 const Json* Field(const Json& o, std::string_view field) {
   if (!o.is_object()) return nullptr;
   auto it = o.find(field);

@@ -30,6 +30,19 @@ Result<Json> Parse(std::string_view text);
 // Serializes compactly; invalid UTF-8 in strings is replaced (never throws).
 std::string Dump(const Json& j);
 
+// Streams `text` through `sax` (nlohmann's SAX interface; number_float receives the
+// number's text as written, which the DOM drops after rounding it to a double). The
+// same depth limit as Parse is checked first. Corruption for malformed JSON or when
+// the handler stops the parse (then `stopped` is the message).
+Status SaxParse(std::string_view text, Json::json_sax_t* sax, std::string_view stopped = "malformed JSON");
+
+// `object`, a JSON object's text, re-serialised compactly with its top-level member
+// `key` set to the JSON text `value` (replaced where it stands, or appended last).
+// Every other value is kept exactly: numbers as written (a DOM round trip would turn
+// the decimal 9970418458088.79529 into 9970418458088.795 and 10^38-1 into 1e+38),
+// strings re-escaped. Corruption for malformed JSON or a non-object.
+Result<std::string> SetMember(std::string_view object, std::string_view key, std::string_view value);
+
 // Field accessors on an object `o` (which may be any JSON value; a non-object has no
 // fields). Absent and null fields read as nullopt; a present field of the wrong type is
 // Corruption naming `field`.

@@ -222,12 +222,35 @@ TEST(StatsJsonFromFooter, FootersWithoutExactAnswersAreRefused) {
   }));
   EXPECT_TRUE(refused([&](parquet::FileMetaData& f) { stats(f, 0, 1).min_value = std::string(4, '\0'); }));
 
-  // A double column of only NaNs has no min_value: refused, the rows must be read.
+  // A double chunk without nan_count (another writer's): NaN may hide behind min/max.
+  EXPECT_TRUE(refused([&](parquet::FileMetaData& f) { stats(f, 1, 1).nan_count.reset(); }));
+
+  // A double column of only NaNs has no min_value; its nan_count says why: no bounds.
   Written nans = WriteChunks(fs.get(), dir.path() + "/b", ctx,
                              {{{Value::String("x"), Value::Double(std::nan(""))}}});
   ASSERT_TRUE(nans.add.stats);
   EXPECT_FALSE(nlohmann::json::parse(*nans.add.stats)["minValues"].contains("d")) << *nans.add.stats;
-  EXPECT_EQ(FromFooter(nans), std::nullopt);
+  EXPECT_EQ(FromFooter(nans), nans.add.stats);
+}
+
+// A NaN in any row group of a float/double column takes the column's min/max away (and
+// only that column's), from the rows and from the footer alike.
+TEST(StatsJsonFromFooter, NaNDropsTheColumnsBounds) {
+  TempDir dir;
+  auto fs = io::NewLocalFileSystem();
+  const WriteContext ctx = ContextOf(Struct({Field("f", Prim("float")), Field("d", Prim("double")),
+                                             Field("n", Prim("long"))}));
+  const double nan = std::nan("");
+  Written w = WriteChunks(fs.get(), dir.path() + "/a", ctx,
+                          {{{Value::Double(1.5), Value::Double(-2), Value::Int(3)}},
+                           {{Value::Double(nan), Value::Double(7), Value::Int(-1)}},
+                           {{Value::Null(), Value::Double(0.5), Value::Null()}}});
+  ASSERT_TRUE(w.add.stats);
+  EXPECT_EQ(*w.add.stats,
+            R"({"numRecords":3,"minValues":{"d":-2,"n":-1},"maxValues":{"d":7,"n":3},)"
+            R"("nullCount":{"f":1,"d":0,"n":1}})");
+  ASSERT_GE(w.footer.row_groups.size(), 3u);
+  EXPECT_EQ(FromFooter(w), w.add.stats);
 }
 
 TEST(StatsJsonFromFooter, AllNullColumnsAndNoRowGroups) {

@@ -248,9 +248,8 @@ std::optional<std::string> TruncateStatsMax(std::string_view utf8, int prefix_le
   return std::nullopt;
 }
 
-std::string FormatStatsTimestamp(int64_t micros, bool utc, bool round_up) {
-  int64_t ms = FloorDiv(micros, 1000);
-  if (round_up && FloorMod(micros, 1000) != 0) ms += 1;
+std::string FormatStatsTimestamp(int64_t micros, bool utc) {
+  const int64_t ms = FloorDiv(micros, 1000);
   const DayTime t = SplitDays(ms, kMillisPerDay);
   const int64_t secs = t.time_of_day / 1000;
   return fmt::format("{}T{:02}:{:02}:{:02}.{:03}{}", IsoDateText(t.days), secs / 3600,
@@ -414,6 +413,7 @@ struct StatsCollector::Acc {
   bool has = false;
   int64_t imin = 0, imax = 0;          // integer kinds, dates, timestamps
   double dmin = 0, dmax = 0;           // float/double (NaN excluded)
+  bool nan = false;                    // float/double: a NaN was seen (no min/max then)
   __int128 qmin = 0, qmax = 0;         // decimals (unscaled)
   std::string smin, smax;              // strings (full, byte order)
 };
@@ -479,13 +479,15 @@ void StatsCollector::Update(const parquet::RowBatch& batch) {
       case parquet::PhysicalType::kFloat:
         for (int64_t i = 0; i < v.count; ++i) {
           double d = v.value<float>(i);
-          if (!std::isnan(d)) MinMax<double>(&a.has, &a.dmin, &a.dmax, d);
+          if (std::isnan(d)) a.nan = true;
+          else MinMax<double>(&a.has, &a.dmin, &a.dmax, d);
         }
         break;
       case parquet::PhysicalType::kDouble:
         for (int64_t i = 0; i < v.count; ++i) {
           double d = v.value<double>(i);
-          if (!std::isnan(d)) MinMax<double>(&a.has, &a.dmin, &a.dmax, d);
+          if (std::isnan(d)) a.nan = true;
+          else MinMax<double>(&a.has, &a.dmin, &a.dmax, d);
         }
         break;
       case parquet::PhysicalType::kFixedLenByteArray:
@@ -579,7 +581,14 @@ Result<bool> StatsCollector::UpdateFromFooter(const parquet::FileMetaData& foote
       const int64_t nulls = *st.null_count;
       if (nulls < 0 || nulls > rg.num_rows) return false;
       a.null_count += nulls;
-      if (!c.min_max || nulls == rg.num_rows) continue;
+      if (!c.min_max) continue;
+      const bool floating = md->type == parquet::PhysicalType::kFloat || md->type == parquet::PhysicalType::kDouble;
+      if (floating && nulls < rg.num_rows) {
+        // min/max leave NaN out; only nan_count tells whether the chunk holds any.
+        if (!st.nan_count || *st.nan_count < 0) return false;
+        if (*st.nan_count > 0) a.nan = true;
+      }
+      if (a.nan || nulls == rg.num_rows) continue;
       if (!st.min_value || !st.max_value) return false;
       const bool binary = md->type == parquet::PhysicalType::kByteArray ||
                           md->type == parquet::PhysicalType::kFixedLenByteArray;
@@ -670,9 +679,9 @@ std::optional<std::string> BoundText(const StatsPlan::Column& c, const StatsColl
     case Kind::kDate:
       return JsonString(IsoDateText(i));
     case Kind::kTimestamp:
-      return JsonString(FormatStatsTimestamp(i, /*utc=*/true, /*round_up=*/is_max));
+      return JsonString(FormatStatsTimestamp(i, /*utc=*/true));
     case Kind::kTimestampNtz:
-      return JsonString(FormatStatsTimestamp(i, /*utc=*/false, /*round_up=*/is_max));
+      return JsonString(FormatStatsTimestamp(i, /*utc=*/false));
     case Kind::kFloat: case Kind::kDouble:
       if (!std::isfinite(d)) return std::nullopt;  // JSON has no infinities
       return DoubleText(d == 0 ? 0.0 : d);         // -0.0 and +0.0 alike (see the header)
@@ -697,7 +706,7 @@ std::string StatsCollector::ToJson() const {
     const StatsPlan::Column& c = cols[ci];
     const Acc& a = *accs_[ci];
     nulls.Put(c.physical_path, fmt::format("{}", a.null_count));
-    if (!c.min_max || !a.has) continue;
+    if (!c.min_max || !a.has || a.nan) continue;
     auto lo = BoundText(c, this, false, a.imin, a.dmin, a.qmin, a.smin);
     auto hi = BoundText(c, this, true, a.imax, a.dmax, a.qmax, a.smax);
     if (lo) mins.Put(c.physical_path, *lo);

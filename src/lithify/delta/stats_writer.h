@@ -15,23 +15,27 @@
 //    (JSON numbers), date ("YYYY-MM-DD"), timestamp (ISO-8601 with milliseconds and
 //    'Z'), timestamp_ntz (the same without zone) and string; never for boolean,
 //    binary, arrays, maps (Delta's SkippingEligibleDataType). A column whose values
-//    are all null (or, for float/double, all NaN) has no min/max.
+//    are all null has no min/max.
 //  - strings: min truncated to 32 UTF-16 units (Delta's unit; a surrogate pair is
 //    never split); max truncated with Delta's tie-breaker (append U+007F when the next
 //    character is below it, else U+10FFFF, extending the prefix up to 64 units; no max
 //    at all when that is impossible), so that it stays an upper bound in UTF-8 byte
 //    order.
-//  - float/double: NaN is excluded from min/max (Delta's readers treat NaN specially;
-//    lithify's bounds hold for every non-NaN value; -0.0/+0.0 compare equal, and a zero
-//    bound is always written as 0, whichever zero was seen first, so that the text does
-//    not depend on row order and equals what a Parquet footer, which cannot tell the
-//    zeros apart, gives). Floats are printed as their exact double value (17
-//    significant digits) so that a reader parsing them as double still gets a bound.
-//  - timestamps: Delta truncates the max to milliseconds, which is below a value with
-//    sub-millisecond digits (Delta's readers add 1 ms to compensate). lithify instead
-//    rounds the max UP to the next millisecond when it has sub-millisecond digits, so
-//    min <= every value <= max holds on the written text itself; min is truncated
-//    (floor), which is a valid lower bound.
+//  - float/double: a file whose column holds a NaN gets no min/max for that column
+//    (nullCount stays). NaN has no place in a numeric min/max, and engines disagree on
+//    where it sorts: Spark orders NaN above every value, so a max that left NaN out
+//    would let it skip a file holding NaN (delta-io/delta#7101 drops float bounds for
+//    that reason). Otherwise -0.0/+0.0 compare equal, and a zero bound is always
+//    written as 0, whichever zero was seen first, so that the text does not depend on
+//    row order and equals what a Parquet footer, which cannot tell the zeros apart,
+//    gives. Floats are printed as their exact double value (17 significant digits) so
+//    that a reader parsing them as double still gets a bound; an infinite bound is
+//    left out (JSON has no infinity).
+//  - timestamps: min and max are truncated to milliseconds, as PROTOCOL.md says
+//    ("Timestamp columns are truncated down to milliseconds"): a max with
+//    sub-millisecond digits is then below the true maximum, and readers treat it as
+//    "every value < max + 1 ms" (expr/stats_eval.h does). Rounding the max up instead
+//    would leave the type's range at 9999-12-31T23:59:59.999999.
 //  - tightBounds is never written: fresh files have exact bounds and Delta omits it.
 // Bounds are accumulated from the values written (levels form batches), never taken
 // from inputs -- or, for a file lithify has just written, read back from that file's own
@@ -118,9 +122,10 @@ class StatsCollector {
   // every statistics column a flat_leaf; every row group's chunk with statistics and a
   // null_count; for chunks holding non-null values of a min/max column, min_value and
   // max_value present (the deprecated min/max are never used), of the physical width
-  // the type needs, flagged exact (is_*_value_exact) for byte arrays, and never NaN.
-  // (A float chunk of only NaNs, which has no min_value, is thus refused: Update's
-  // answer "no bound" cannot be told from a writer that omitted the bounds.)
+  // the type needs, flagged exact (is_*_value_exact) for byte arrays, and never NaN;
+  // for float/double chunks holding non-null values, a nan_count (Parquet's field 9,
+  // which lithify's writer sets): min/max leave NaN out, so without it the footer
+  // cannot tell a NaN-free chunk from one whose column must get no bounds.
   // InvalidArgument when a row group has fewer column chunks than the plan's leaves.
   Result<bool> UpdateFromFooter(const parquet::FileMetaData& footer);
   // The stats JSON text (one object, no whitespace).
@@ -151,9 +156,9 @@ std::string TruncateStatsMin(std::string_view utf8, int prefix_len = kStatsStrin
 // Delta's string max truncation; nullopt when no bound can be built.
 std::optional<std::string> TruncateStatsMax(std::string_view utf8,
                                             int prefix_len = kStatsStringPrefixLength);
-// "YYYY-MM-DDTHH:MM:SS.sssZ" (utc) / without 'Z' (ntz) of microseconds since the epoch;
-// `round_up` rounds sub-millisecond digits up instead of truncating.
-std::string FormatStatsTimestamp(int64_t micros, bool utc, bool round_up);
+// "YYYY-MM-DDTHH:MM:SS.sssZ" (utc) / without 'Z' (ntz) of microseconds since the epoch,
+// truncated (floored) to milliseconds.
+std::string FormatStatsTimestamp(int64_t micros, bool utc);
 // Plain decimal text of an unscaled value at `scale` ("-12.30", "0.05", "7").
 std::string DecimalText(__int128 unscaled, int scale);
 

@@ -275,7 +275,8 @@ constexpr FieldTypes kStatisticsFields = Fields("Statistics", {{1, kTBin, "max"}
                                                                {5, kTBin, "max_value"},
                                                                {6, kTBin, "min_value"},
                                                                {7, kTBool, "is_max_value_exact"},
-                                                               {8, kTBool, "is_min_value_exact"}});
+                                                               {8, kTBool, "is_min_value_exact"},
+                                                               {9, kTI64, "nan_count"}});
 constexpr FieldTypes kSchemaElementFields =
     Fields("SchemaElement", {{1, kTI32, "type"},
                              {2, kTI32, "type_length"},
@@ -554,6 +555,7 @@ Status ReadStatistics(CompactReader& r, Statistics* s) {
       case 6: return ReadOptional(ReadString, r, f, &s->min_value);
       case 7: return ReadBool(f, &s->is_max_value_exact.emplace());
       case 8: return ReadBool(f, &s->is_min_value_exact.emplace());
+      case 9: return ReadOptional(ReadI64, r, f, &s->nan_count);
       default: return SkipField(r, f);
     }
     return Status::OK();
@@ -861,6 +863,7 @@ void WriteStatistics(CompactWriter& w, const Statistics& s) {
   if (s.min_value) w.WriteBinaryField(6, *s.min_value);
   if (s.is_max_value_exact) w.WriteBoolField(7, *s.is_max_value_exact);
   if (s.is_min_value_exact) w.WriteBoolField(8, *s.is_min_value_exact);
+  if (s.nan_count) w.WriteI64Field(9, *s.nan_count);
 }
 
 void WriteStatisticsField(CompactWriter& w, int16_t id, const Statistics& s) {

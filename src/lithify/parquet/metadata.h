@@ -132,6 +132,9 @@ struct Statistics {
   std::optional<std::string> min_value;  // field 6
   std::optional<bool> is_max_value_exact;
   std::optional<bool> is_min_value_exact;
+  // Field 9 (FLOAT/DOUBLE/FLOAT16 only): NaN values, which min/max leave out; absent
+  // means NaN may be present.
+  std::optional<int64_t> nan_count;
   bool operator==(const Statistics&) const = default;
 };
 

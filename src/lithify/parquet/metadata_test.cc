@@ -366,6 +366,7 @@ Statistics FullStatistics() {
   s.min_value = "";
   s.is_max_value_exact = true;
   s.is_min_value_exact = false;
+  s.nan_count = 2;
   return s;
 }
 

@@ -114,23 +114,27 @@ int Cmp(T a, T b) {
   return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-// Min/max of n packed values of arithmetic type T; NaNs skipped. Returns false when
-// no orderable value was seen.
+// Min/max of n packed values of arithmetic type T; NaNs skipped and counted into
+// *nans. Returns false when no orderable value was seen.
 template <typename T>
-bool ArithmeticMinMax(const uint8_t* p, int64_t n, T* out_min, T* out_max) {
+bool ArithmeticMinMax(const uint8_t* p, int64_t n, T* out_min, T* out_max, int64_t* nans) {
   int64_t i = 0;
   if constexpr (std::is_floating_point_v<T>) {
     while (i < n && std::isnan(Load<T>(p + i * sizeof(T)))) ++i;
+    *nans += i;
   }
   if (i == n) return false;
   T lo = Load<T>(p + i * sizeof(T));
   T hi = lo;
+  int64_t unordered = 0;
   for (++i; i < n; ++i) {
     T v = Load<T>(p + i * sizeof(T));
     // NaN compares false both ways, so it never replaces lo/hi.
     lo = v < lo ? v : lo;
     hi = hi < v ? v : hi;
+    if constexpr (std::is_floating_point_v<T>) unordered += v != v;
   }
+  *nans += unordered;
   *out_min = lo;
   *out_max = hi;
   return true;
@@ -218,6 +222,7 @@ ColumnStatistics::ColumnStatistics(const SchemaElement& leaf, int32_t max_statis
 
 void ColumnStatistics::Reset() {
   null_count_ = 0;
+  nan_count_ = 0;
   has_min_max_ = false;
   min_.clear();
   max_.clear();
@@ -260,7 +265,7 @@ void ColumnStatistics::AddFixed(const uint8_t* p, int64_t n) {
 #define LITHIFY_ARITH_CASE(K, T)                                   \
   case K: {                                                        \
     T lo, hi;                                                      \
-    if (ArithmeticMinMax<T>(p, n, &lo, &hi)) UpdateMinMax(Bytes(lo), Bytes(hi)); \
+    if (ArithmeticMinMax<T>(p, n, &lo, &hi, &nan_count_)) UpdateMinMax(Bytes(lo), Bytes(hi)); \
     return;                                                        \
   }
       LITHIFY_ARITH_CASE(Kind::kInt32, int32_t)
@@ -275,7 +280,10 @@ void ColumnStatistics::AddFixed(const uint8_t* p, int64_t n) {
       float lo = 0, hi = 0;
       for (int64_t i = 0; i < n; ++i) {
         float v = HalfToFloat(Load<uint16_t>(p + 2 * i));
-        if (std::isnan(v)) continue;
+        if (std::isnan(v)) {
+          ++nan_count_;
+          continue;
+        }
         if (lo_i < 0 || v < lo) { lo = v; lo_i = i; }
         if (hi_i < 0 || v > hi) { hi = v; hi_i = i; }
       }
@@ -329,12 +337,14 @@ void ColumnStatistics::AddByteArrays(const int64_t* offsets, const uint8_t* data
 
 void ColumnStatistics::Merge(const ColumnStatistics& other) {
   null_count_ += other.null_count_;
+  nan_count_ += other.nan_count_;
   if (other.has_min_max_) UpdateMinMax(other.min_, other.max_);
 }
 
 Statistics ColumnStatistics::ToThrift() const {
   Statistics s;
   s.null_count = null_count_;
+  if (kind_ == Kind::kFloat || kind_ == Kind::kDouble || kind_ == Kind::kFloat16) s.nan_count = nan_count_;
   if (!has_min_max_ || kind_ == Kind::kNone) return s;
   std::string lo = min_, hi = max_;
   bool lo_exact = true, hi_exact = true;

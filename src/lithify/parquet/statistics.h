@@ -41,12 +41,16 @@ class ColumnStatistics {
   void Reset();
 
   int64_t null_count() const { return null_count_; }
+  // NaN values seen (FLOAT, DOUBLE, FLOAT16; always 0 for other kinds).
+  int64_t nan_count() const { return nan_count_; }
   bool has_min_max() const { return has_min_max_; }
   // Untruncated PLAIN bytes of the current min/max. Precondition: has_min_max().
   const std::string& min_bytes() const { return min_; }
   const std::string& max_bytes() const { return max_; }
 
-  // The Thrift form: null_count always; min_value/max_value when any ordered non-NaN
+  // The Thrift form: null_count always; nan_count for FLOAT/DOUBLE/FLOAT16 (so that a
+  // reader can tell a chunk without NaN from one whose NaNs min/max leave out);
+  // min_value/max_value when any ordered non-NaN
   // value was seen; the legacy min/max too when the legacy signed order agrees with
   // the type order (signed integers, floats, booleans).
   Statistics ToThrift() const;
@@ -68,6 +72,7 @@ class ColumnStatistics {
   int32_t max_size_ = 64;
   bool legacy_compatible_ = false;
   int64_t null_count_ = 0;
+  int64_t nan_count_ = 0;
   bool has_min_max_ = false;
   std::string min_;
   std::string max_;

@@ -102,6 +102,26 @@ TEST(StatisticsTest, FloatIgnoresNaN) {
   Statistics s = StatsOf<float>(Leaf(PhysicalType::kFloat), {nan, 1.5f, nan, -2.0f, nan});
   EXPECT_EQ(Dec<float>(*s.min_value), -2.0f);
   EXPECT_EQ(Dec<float>(*s.max_value), 1.5f);
+  // ...but counts it (Statistics.nan_count, field 9), so readers know NaN is there.
+  EXPECT_EQ(s.nan_count, 3);
+}
+
+TEST(StatisticsTest, NanCountOnlyForFloatingTypes) {
+  EXPECT_EQ(StatsOf<double>(Leaf(PhysicalType::kDouble), {1.0, -0.0}).nan_count, 0);
+  EXPECT_FALSE(StatsOf<int64_t>(Leaf(PhysicalType::kInt64), {1, 2}).nan_count.has_value());
+  // Counted across batches and merges.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  SchemaElement e = Leaf(PhysicalType::kDouble);
+  ColumnStatistics a(e, 64), b(e, 64);
+  const double va[] = {nan, 2.0};
+  const double vb[] = {3.0, nan, nan};
+  a.AddFixed(reinterpret_cast<const uint8_t*>(va), 2);
+  b.AddFixed(reinterpret_cast<const uint8_t*>(vb), 3);
+  a.Merge(b);
+  EXPECT_EQ(a.nan_count(), 3);
+  EXPECT_EQ(a.ToThrift().nan_count, 3);
+  a.Reset();
+  EXPECT_EQ(a.nan_count(), 0);
 }
 
 TEST(StatisticsTest, AllNaNOmitsMinMax) {
@@ -111,6 +131,7 @@ TEST(StatisticsTest, AllNaNOmitsMinMax) {
   EXPECT_FALSE(s.max_value.has_value());
   EXPECT_FALSE(s.min.has_value());
   EXPECT_EQ(s.null_count, 1);
+  EXPECT_EQ(s.nan_count, 2);
 }
 
 TEST(StatisticsTest, InfinitiesAreOrdered) {

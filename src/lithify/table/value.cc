@@ -49,7 +49,7 @@ std::string Value::ToString() const {
     case Kind::kNull: return "null";
     case Kind::kBoolean: return i_ ? "true" : "false";
     case Kind::kInt64: return fmt::format("{}", i_);
-    case Kind::kDouble: return fmt::format("{}", d_);
+    case Kind::kDouble: return s_.empty() ? fmt::format("{}", d_) : s_;
     case Kind::kString:
     case Kind::kBinary: return s_;
     case Kind::kDate: return IsoDateText(i_);

@@ -8,7 +8,8 @@
 // since the Unix epoch, timestamps microseconds since the epoch (UTC for kTimestamp,
 // wall clock for kTimestampNtz), decimals an unscaled 128-bit integer plus
 // precision/scale. Statistics parsed from JSON whose column type is unknown use only
-// kBoolean / kInt64 / kDouble / kString (the JSON kinds).
+// kBoolean / kInt64 / kDouble / kString (the JSON kinds); their kDouble values keep the
+// number's text (Number), since a JSON number is exact only as written.
 //
 // A plain value type; thread-safe as any const value.
 #pragma once
@@ -39,6 +40,12 @@ class Value {
   static Value Boolean(bool v) { Value x(Kind::kBoolean); x.i_ = v ? 1 : 0; return x; }
   static Value Int64(int64_t v) { Value x(Kind::kInt64); x.i_ = v; return x; }
   static Value Double(double v) { Value x(Kind::kDouble); x.d_ = v; return x; }
+  // A number read from text that no int64 holds exactly (a fraction, an exponent, an
+  // integer beyond 64 bits): kDouble with its nearest double and the text as written,
+  // so that a consumer knowing the column's type (a decimal) reads it exactly.
+  static Value Number(double nearest, std::string text) {
+    Value x(Kind::kDouble); x.d_ = nearest; x.s_ = std::move(text); return x;
+  }
   static Value String(std::string v) { Value x(Kind::kString); x.s_ = std::move(v); return x; }
   static Value Binary(std::string v) { Value x(Kind::kBinary); x.s_ = std::move(v); return x; }
   static Value Date(int64_t days) { Value x(Kind::kDate); x.i_ = days; return x; }
@@ -59,6 +66,8 @@ class Value {
   // kInt64, kDate, kTimestamp, kTimestampNtz.
   int64_t int64() const { return i_; }
   double dbl() const { return d_; }
+  // kDouble made by Number: the number's text as written; empty otherwise.
+  const std::string& number_text() const { return s_; }
   // kString, kBinary.
   const std::string& str() const { return s_; }
   __int128 unscaled() const { return unscaled_; }
