@@ -506,8 +506,9 @@ TEST(LocalFileSystemTest, ListsTemporariesOfKilledWriters) {
   LocalEnv env;
   auto* fs = env.fs.get();
   auto open = fs->Create(JoinPath(env.root, "p=1/part-0.parquet"));  // in flight: never closed
-  ASSERT_TRUE(open.ok());
-  ASSERT_TRUE((*open)->Append(Bytes("abc")).ok());
+  ASSERT_TRUE(open.ok()) << open.status().ToString();
+  Status appended = (*open)->Append(Bytes("abc"));
+  ASSERT_TRUE(appended.ok()) << appended.ToString();
   ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, "visible"), Bytes("1")).ok());
   ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, ".hidden"), Bytes("1")).ok());
   ASSERT_TRUE(fs->WriteFile(JoinPath(env.root, ".a.tmp-notrandom"), Bytes("1")).ok());
@@ -516,7 +517,15 @@ TEST(LocalFileSystemTest, ListsTemporariesOfKilledWriters) {
   std::filesystem::create_symlink(JoinPath(env.root, "visible"), JoinPath(env.root, ".l.tmp-0123456789abcdef"));
   auto temps = fs->ListTemporariesRecursive(env.root);
   ASSERT_TRUE(temps.ok()) << temps.status().ToString();
-  ASSERT_EQ(temps->size(), 1u);
+  // On failure, say what the directory really holds (a CI run once failed here without
+  // saying which entry was extra or missing).
+  std::string found;
+  for (const FileInfo& f : *temps) found += " " + f.path;
+  std::string on_disk;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(env.root)) {
+    on_disk += " " + e.path().string();
+  }
+  ASSERT_EQ(temps->size(), 1u) << "temporaries:" << found << "\non disk:" << on_disk;
   const FileInfo& t = temps->front();
   EXPECT_EQ(t.path.rfind(JoinPath(env.root, "p=1/.part-0.parquet.tmp-"), 0), 0u) << t.path;
   EXPECT_FALSE(t.is_dir);
