@@ -37,6 +37,11 @@ if [[ ! -d "$here/tests/oracle/node_modules/@duckdb/node-api" ]]; then
   (cd "$here/tests/oracle" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+# The independent Iceberg reader: icebird pinned by tests/iceberg_icebird/package-lock.json.
+if [[ ! -d "$here/tests/iceberg_icebird/node_modules/icebird" ]]; then
+  (cd "$here/tests/iceberg_icebird" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 # The panel's end-to-end test: playwright-core pinned by tests/web/package-lock.json (it
 # drives /usr/bin/chromium; it downloads no browser of its own).
 if [[ ! -d "$here/tests/web/node_modules/playwright-core" ]]; then

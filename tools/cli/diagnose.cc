@@ -9,12 +9,14 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/commands/diagnose.h"
+#include "lithify/commands/iceberg_read.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/target_size.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/storage.h"
 #include "tools/cli/output.h"
+#include "tools/cli/table_format_flags.h"
 
 namespace lithify::cli {
 namespace {
@@ -26,7 +28,51 @@ struct DiagnoseFlags {
   std::string target_file_size;
   std::string min_cube_size;
   bool autotune = false;
+  IcebergFlags ice;
 };
+
+// An Iceberg table's diagnosis as text: the summary facts, then the numbered findings.
+std::string IcebergText(const nlohmann::ordered_json& d) {
+  const auto& s = d["summary"];
+  std::string t = fmt::format("diagnose {} (Iceberg v{}) at snapshot {}\n", d["table"].get<std::string>(),
+                              d["format-version"].dump(), d["current-snapshot-id"].dump());
+  t += fmt::format("layout: {} data files, {}, average {}; {} partitions, at most {} files in one\n",
+                   s["files"].dump(), FormatBytes(s["bytes"].get<int64_t>()),
+                   FormatBytes(s["averageFileSize"].get<int64_t>()), s["partitions"].dump(),
+                   s["maxFilesPerPartition"].dump());
+  t += fmt::format("target file size: {}; small files: {}\n", FormatBytes(s["targetFileSizeBytes"].get<int64_t>()),
+                   s["smallFiles"].dump());
+  t += fmt::format("delete files: {} {} on {} data files; deleted-row ratio {:.4f}\n", s["deleteFiles"].dump(),
+                   s["deleteFilesByContent"].dump(), s["dataFilesWithDeletes"].dump(),
+                   s["deletedRowRatio"].get<double>());
+  t += fmt::format("snapshots: {}, {} awaiting expiry\n", s["snapshots"].dump(), s["snapshotsAwaitingExpiry"].dump());
+  int n = 0;
+  for (const auto& f : d["findings"]) {
+    t += fmt::format("{}. [{}] {} ({})\n   {}\n   -> {}\n", ++n, f["severity"].get<std::string>(),
+                     f["title"].get<std::string>(), f["code"].get<std::string>(), f["detail"].get<std::string>(),
+                     f["recommendation"].get<std::string>());
+  }
+  if (n == 0) t += "no findings\n";
+  return t;
+}
+
+Status RunIcebergDiagnose(const DiagnoseFlags& f, const commands::DiagnoseOptions& o, const Context& ctx,
+                          const OpenedLocation& loc) {
+  if (!f.min_cube_size.empty() || f.autotune) {
+    return UsageError("--min-cube-size and --autotune are for Delta tables; this is an Iceberg table");
+  }
+  commands::IcebergDiagnoseOptions io;
+  io.location_map = f.ice.location_map;
+  io.target_file_size = o.target_file_size;
+  LITHIFY_ASSIGN_OR_RETURN(nlohmann::ordered_json d, commands::DiagnoseIceberg(loc.fs(), loc.path(), io));
+  if (ctx.json) {
+    LITHIFY_RETURN_NOT_OK(
+        WriteStdout(d.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
+  } else {
+    LITHIFY_RETURN_NOT_OK(WriteStdout(IcebergText(d)));
+  }
+  return FlushStdout();
+}
 
 std::string Join(const std::vector<std::string>& v, const char* sep) {
   std::string s;
@@ -117,6 +163,8 @@ Status RunDiagnose(const DiagnoseFlags& f, const Context& ctx) {
   }
   o.autotune = f.autotune;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat format, DetectFormat(loc, f.ice, false));
+  if (format == commands::TableFormat::kIceberg) return RunIcebergDiagnose(f, o, ctx, loc);
   LITHIFY_ASSIGN_OR_RETURN(commands::Diagnosis d, commands::Diagnose(loc.fs(), loc.path(), o));
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(
@@ -135,16 +183,17 @@ void RegisterDiagnoseCommand(CLI::App& app, Runner* selected) {
       "diagnose",
       "Explain a table's layout from its metadata: file sizes, files per partition, what OPTIMIZE would do, "
       "whether auto compaction can trigger, clustering, deleted rows, tombstones; findings with recommendations");
-  PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
+  PathOption(cmd->add_option("table", f->table, "Table: a Delta or Iceberg table folder, a path or a URI")->required());
+  AddIcebergFlags(cmd, &f->ice, false);
   cmd->add_option("--target-file-size", f->target_file_size,
                   "Target size as for optimize (default: delta.targetFileSize, else 1 GiB), e.g. 256mb");
   cmd->add_flag("--autotune", f->autotune, "Size the target by table size, as optimize --autotune");
   cmd->add_option("--min-cube-size", f->min_cube_size,
                   "Liquid clustering: a ZCube at or above this size is sealed (default 100gb)");
   cmd->footer(
-      "Reads only the Delta log (no data file). Findings are numbered, most important first; each names a "
+      "Reads only the Delta log or the Iceberg metadata and manifests (no data file). Findings are numbered, most important first; each names a "
       "stable code (docs/diagnose.md), a recommendation and, where the planners can compute it, the effect. "
-      "Exit 1 when the path is not a Delta table, 2 for usage errors.");
+      "Exit 1 when the path is not a Delta or Iceberg table, 2 for usage errors.");
   cmd->callback([selected, f] { *selected = [f](const Context& ctx) { return RunDiagnose(*f, ctx); }; });
 }
 

@@ -1,4 +1,5 @@
-// `lithify scan|files|describe`: the Delta read-side commands. Flags -> commands::
+// `lithify scan|files|describe`: the read-side commands, on Delta and Iceberg tables
+// (the format is detected from what the location holds). Flags -> commands::
 // options; rendering of their results as text or JSON (--json). No logic beyond that.
 #include <cstdio>
 #include <memory>
@@ -11,12 +12,14 @@
 #include "lithify/base/macros.h"
 #include "lithify/commands/describe.h"
 #include "lithify/commands/files.h"
+#include "lithify/commands/iceberg_read.h"
 #include "lithify/commands/scan.h"
 #include "lithify/expr/value.h"
 #include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/storage.h"
 #include "tools/cli/output.h"
+#include "tools/cli/table_format_flags.h"
 
 namespace lithify::cli {
 namespace {
@@ -41,6 +44,16 @@ struct VersionFlags {
   bool timestamp_given = false;
 };
 
+// --timestamp in milliseconds since the epoch (nullopt when not given).
+Result<std::optional<int64_t>> TimestampMs(const VersionFlags& f) {
+  if (!f.timestamp_given) return std::optional<int64_t>();
+  bool had_zone = false;
+  // A timestamp without a zone is taken as UTC.
+  Result<int64_t> micros = expr::ParseTimestamp(f.timestamp, &had_zone);
+  if (!micros.ok()) return UsageError("--timestamp: {}", micros.status().message());
+  return std::optional<int64_t>(*micros / 1000 - (*micros % 1000 < 0 ? 1 : 0));
+}
+
 Result<delta::VersionSpec> ToVersionSpec(const VersionFlags& f) {
   if (f.version_given && f.timestamp_given) {
     return UsageError("--version and --timestamp cannot be used together");
@@ -49,15 +62,34 @@ Result<delta::VersionSpec> ToVersionSpec(const VersionFlags& f) {
     if (f.version < 0) return UsageError("--version must be a non-negative version, not {}", f.version);
     return delta::VersionSpec::AtVersion(f.version);
   }
-  if (f.timestamp_given) {
-    bool had_zone = false;
-    // A timestamp without a zone is taken as UTC.
-    Result<int64_t> micros = expr::ParseTimestamp(f.timestamp, &had_zone);
-    if (!micros.ok()) return UsageError("--timestamp: {}", micros.status().message());
-    int64_t ms = *micros / 1000 - (*micros % 1000 < 0 ? 1 : 0);
-    return delta::VersionSpec::AtTimestamp(ms);
-  }
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> ms, TimestampMs(f));
+  if (ms) return delta::VersionSpec::AtTimestamp(*ms);
   return delta::VersionSpec::Latest();
+}
+
+Result<iceberg::SnapshotSelector> ToSelector(const VersionFlags& v, const IcebergFlags& f) {
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> ms, TimestampMs(v));
+  return IcebergSelector(f, ms);
+}
+
+// The table's format, refusing flags of the other one.
+Result<commands::TableFormat> Format(const OpenedLocation& loc, const IcebergFlags& ice, const VersionFlags& v) {
+  return DetectFormat(loc, ice, v.version_given);
+}
+
+// Writes a JSON document (one line) and flushes.
+Status WriteJson(const ordered_json& j) {
+  LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n"));
+  return FlushStdout();
+}
+
+// The human form of a flat JSON object: one "key  value" line per member.
+std::string KeyValueText(const ordered_json& j) {
+  std::string text;
+  for (const auto& [k, v] : j.items()) {
+    text += fmt::format("{:<22} {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  return text;
 }
 
 void AddVersionFlags(CLI::App* cmd, VersionFlags* f, bool with_timestamp) {
@@ -86,7 +118,29 @@ struct ScanFlags {
   std::string format = "jsonl";
   bool count = false;
   bool no_skipping = false;
+  IcebergFlags ice;
 };
+
+Status RenderCount(int64_t rows, const Context& ctx) {
+  if (ctx.json) return WriteStdout(ordered_json{{"count", rows}}.dump() + "\n");
+  return WriteStdout(fmt::format("{}\n", rows));
+}
+
+Status RunIcebergScan(const ScanFlags& f, const Context& ctx, const OpenedLocation& loc, parquet::RowFormat format) {
+  commands::IcebergScanOptions opts;
+  LITHIFY_ASSIGN_OR_RETURN(opts.read.snapshot, ToSelector(f.version, f.ice));
+  opts.read.location_map = f.ice.location_map;
+  opts.where = f.where;
+  opts.columns = f.columns;
+  opts.limit = f.limit_given ? f.limit : -1;
+  opts.count_only = f.count;
+  opts.prune_files = !f.no_skipping;
+  std::unique_ptr<commands::ScanSink> sink = commands::NewRenderSink(format, WriteStdout);
+  Result<commands::ScanResult> r = commands::ScanIceberg(loc.fs(), loc.path(), opts, sink.get());
+  if (!r.ok()) return MapPredicateError(r.status());
+  if (f.count) LITHIFY_RETURN_NOT_OK(RenderCount(r->rows, ctx));
+  return FlushStdout();
+}
 
 Status RunScan(const ScanFlags& f, const Context& ctx) {
   commands::ScanOptions opts;
@@ -99,16 +153,12 @@ Status RunScan(const ScanFlags& f, const Context& ctx) {
   opts.count_only = f.count;
   opts.prune_files = !f.no_skipping;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
+  if (table_format == commands::TableFormat::kIceberg) return RunIcebergScan(f, ctx, loc, format);
   std::unique_ptr<commands::ScanSink> sink = commands::NewRenderSink(format, WriteStdout);
   Result<commands::ScanResult> r = commands::Scan(loc.fs(), loc.path(), opts, sink.get());
   if (!r.ok()) return MapPredicateError(r.status());
-  if (f.count) {
-    if (ctx.json) {
-      LITHIFY_RETURN_NOT_OK(WriteStdout(ordered_json{{"count", r->rows}}.dump() + "\n"));
-    } else {
-      LITHIFY_RETURN_NOT_OK(WriteStdout(fmt::format("{}\n", r->rows)));
-    }
-  }
+  if (f.count) LITHIFY_RETURN_NOT_OK(RenderCount(r->rows, ctx));
   return FlushStdout();
 }
 
@@ -118,7 +168,36 @@ struct FilesFlags {
   std::string table;
   VersionFlags version;
   std::string where;
+  IcebergFlags ice;
 };
+
+Status RunIcebergFiles(const FilesFlags& f, const Context& ctx, const OpenedLocation& loc) {
+  commands::IcebergReadOptions opts;
+  LITHIFY_ASSIGN_OR_RETURN(opts.snapshot, ToSelector(f.version, f.ice));
+  opts.location_map = f.ice.location_map;
+  LITHIFY_ASSIGN_OR_RETURN(auto table, commands::OpenIcebergTable(loc.fs(), loc.path(), opts.location_map));
+  Result<commands::IcebergFilesReport> r = commands::ListIcebergFiles(loc.fs(), loc.path(), opts, f.where);
+  if (!r.ok()) return MapPredicateError(r.status());
+  ordered_json j = commands::IcebergFilesToJson(*table, *r);
+  if (ctx.json) return WriteJson(j);
+  std::string text = fmt::format("{} snapshot {}\n", j["table"].get<std::string>(), j["snapshot-id"].dump());
+  if (r->predicate) text += fmt::format("predicate: {}\n", *r->predicate);
+  for (const ordered_json& row : j["files"]) {
+    std::string line;
+    if (r->predicate) line += fmt::format("{:<18} ", row["verdict"].get<std::string>());
+    line += row["file_path"].get<std::string>();
+    line += fmt::format("  size={}  rows={}", row["file_size_in_bytes"].dump(), row["record_count"].dump());
+    if (!row["partition"].empty()) line += "  partition" + row["partition"].dump();
+    if (!row["deletes"].empty()) line += fmt::format("  deletes={}", row["deletes"].size());
+    if (row.contains("reason")) line += "  (" + row["reason"].get<std::string>() + ")";
+    text += line + "\n";
+  }
+  text += fmt::format("{} files", r->files_total);
+  if (r->predicate) text += fmt::format(": {} kept, {} skipped by stats", r->kept, r->skipped_by_stats);
+  text += fmt::format("; {} delete files\n", r->delete_files);
+  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
+  return FlushStdout();
+}
 
 std::string PartitionText(const commands::FileReportRow& row) {
   std::string s;
@@ -134,6 +213,8 @@ Status RunFiles(const FilesFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
   opts.where = f.where;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
+  if (table_format == commands::TableFormat::kIceberg) return RunIcebergFiles(f, ctx, loc);
   Result<commands::FilesReport> r = commands::ListFiles(loc.fs(), loc.path(), opts);
   if (!r.ok()) return MapPredicateError(r.status());
   const commands::FilesReport& rep = *r;
@@ -214,11 +295,42 @@ struct DescribeFlags {
   VersionFlags version;
   int64_t limit = -1;
   bool limit_given = false;
+  IcebergFlags ice;
 };
 
+Status RunIcebergDetail(const DescribeFlags& f, const Context& ctx, const OpenedLocation& loc) {
+  commands::IcebergReadOptions opts;
+  LITHIFY_ASSIGN_OR_RETURN(opts.snapshot, ToSelector(f.version, f.ice));
+  opts.location_map = f.ice.location_map;
+  LITHIFY_ASSIGN_OR_RETURN(ordered_json j, commands::DescribeIcebergDetail(loc.fs(), loc.path(), opts));
+  if (ctx.json) return WriteJson(j);
+  LITHIFY_RETURN_NOT_OK(WriteStdout(KeyValueText(j)));
+  return FlushStdout();
+}
+
+Status RunIcebergHistory(const DescribeFlags& f, const Context& ctx, const OpenedLocation& loc) {
+  LITHIFY_ASSIGN_OR_RETURN(ordered_json h, commands::DescribeIcebergHistory(loc.fs(), loc.path(), f.ice.location_map,
+                                                                            f.limit_given ? f.limit : -1));
+  if (ctx.json) return WriteJson(h);
+  std::string text;
+  for (const ordered_json& s : h) {
+    text += fmt::format("snapshot {}  {}  {}  sequence {}{}\n", s["snapshot-id"].dump(),
+                        s["timestamp"].get<std::string>(),
+                        s["operation"].is_string() ? s["operation"].get<std::string>() : std::string("(no operation)"),
+                        s["sequence-number"].dump(), s["is-current-ancestor"].get<bool>() ? "" : "  (not an ancestor of the current snapshot)");
+    for (const auto& [k, v] : s["summary"].items()) {
+      if (k != "operation") text += fmt::format("    {}: {}\n", k, v.get<std::string>());
+    }
+  }
+  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
+  return FlushStdout();
+}
+
 Status RunDetail(const DescribeFlags& f, const Context& ctx) {
-  LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec spec, ToVersionSpec(f.version));
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
+  if (table_format == commands::TableFormat::kIceberg) return RunIcebergDetail(f, ctx, loc);
+  LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec spec, ToVersionSpec(f.version));
   // The process exits after printing: the snapshot (hundreds of MB for a million files)
   // is left to the OS instead of being freed block by block (reachable, so no leak report).
   static auto* kept = new std::shared_ptr<const delta::Snapshot>();
@@ -240,6 +352,8 @@ Status RunDetail(const DescribeFlags& f, const Context& ctx) {
 Status RunHistory(const DescribeFlags& f, const Context& ctx) {
   if (f.limit_given && f.limit < 0) return UsageError("--limit must be non-negative, not {}", f.limit);
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
+  if (table_format == commands::TableFormat::kIceberg) return RunIcebergHistory(f, ctx, loc);
   LITHIFY_ASSIGN_OR_RETURN(std::vector<commands::HistoryEntry> h,
                            commands::DescribeHistory(loc.fs(), loc.path(), f.limit_given ? f.limit : -1));
   if (ctx.json) {
@@ -263,14 +377,18 @@ Status RunHistory(const DescribeFlags& f, const Context& ctx) {
   return FlushStdout();
 }
 
+constexpr const char* kTableHelp =
+    "Table: a Delta or Iceberg table folder (or an Iceberg *.metadata.json), a path or a URI";
+
 }  // namespace
 
 void RegisterTableCommands(CLI::App& app, Runner* selected) {
   {
     auto f = std::make_shared<ScanFlags>();
-    CLI::App* cmd = app.add_subcommand("scan", "Print the rows of a Delta table (canonical JSON lines or CSV)");
-    PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
+    CLI::App* cmd = app.add_subcommand("scan", "Print the rows of a Delta or Iceberg table (canonical JSON lines or CSV)");
+    PathOption(cmd->add_option("table", f->table, kTableHelp)->required());
     AddVersionFlags(cmd, &f->version, true);
+    AddIcebergFlags(cmd, &f->ice, true);
     NonBlankOption(cmd->add_option("--where", f->where, "Predicate, e.g. \"part = 3 AND x > 10\""));
     cmd->add_option("--columns", f->columns, "Columns to print, comma-separated (a.b selects a struct member)")
         ->delimiter(',');
@@ -283,36 +401,44 @@ void RegisterTableCommands(CLI::App& app, Runner* selected) {
     cmd->callback([selected, f, cmd] {
       f->limit_given = cmd->count("--limit") > 0;
       ReadVersionFlags(cmd, &f->version);
+      ReadIcebergFlags(cmd, &f->ice);
       *selected = [f](const Context& ctx) { return RunScan(*f, ctx); };
     });
   }
   {
     auto f = std::make_shared<FilesFlags>();
-    CLI::App* cmd = app.add_subcommand("files", "List the live files of a Delta table; with --where, "
+    CLI::App* cmd = app.add_subcommand("files", "List the live data files of a Delta or Iceberg table; with --where, "
                                                 "which files a scan reads and why others are skipped");
-    PathOption(cmd->add_option("table", f->table, "Delta table directory")->required());
+    PathOption(cmd->add_option("table", f->table, kTableHelp)->required());
     AddVersionFlags(cmd, &f->version, true);
+    AddIcebergFlags(cmd, &f->ice, true);
     NonBlankOption(cmd->add_option("--where", f->where, "Predicate to explain file skipping for"));
     cmd->callback([selected, f, cmd] {
       ReadVersionFlags(cmd, &f->version);
+      ReadIcebergFlags(cmd, &f->ice);
       *selected = [f](const Context& ctx) { return RunFiles(*f, ctx); };
     });
   }
   {
-    CLI::App* describe = app.add_subcommand("describe", "Describe a Delta table (detail, history)");
+    CLI::App* describe = app.add_subcommand("describe", "Describe a Delta or Iceberg table (detail, history)");
     describe->require_subcommand(1);
     auto d = std::make_shared<DescribeFlags>();
-    CLI::App* detail = describe->add_subcommand("detail", "Delta DESCRIBE DETAIL");
-    PathOption(detail->add_option("table", d->table, "Delta table directory")->required());
+    CLI::App* detail = describe->add_subcommand(
+        "detail", "DESCRIBE DETAIL (Delta's fields; Iceberg's format-version, snapshots, specs, sort orders, refs)");
+    PathOption(detail->add_option("table", d->table, kTableHelp)->required());
     AddVersionFlags(detail, &d->version, true);
+    AddIcebergFlags(detail, &d->ice, true);
     detail->callback([selected, d, detail] {
       ReadVersionFlags(detail, &d->version);
+      ReadIcebergFlags(detail, &d->ice);
       *selected = [d](const Context& ctx) { return RunDetail(*d, ctx); };
     });
     auto h = std::make_shared<DescribeFlags>();
-    CLI::App* history = describe->add_subcommand("history", "Delta DESCRIBE HISTORY (newest first)");
-    PathOption(history->add_option("table", h->table, "Delta table directory")->required());
-    history->add_option("--limit", h->limit, "Show at most N commits");
+    CLI::App* history = describe->add_subcommand(
+        "history", "DESCRIBE HISTORY, newest first (Delta commits; Iceberg snapshots with their summaries)");
+    PathOption(history->add_option("table", h->table, kTableHelp)->required());
+    history->add_option("--limit", h->limit, "Show at most N commits or snapshots");
+    AddIcebergFlags(history, &h->ice, false);
     history->callback([selected, h, history] {
       h->limit_given = history->count("--limit") > 0;
       *selected = [h](const Context& ctx) { return RunHistory(*h, ctx); };

@@ -76,7 +76,11 @@ struct Skipper {
         };
     std::vector<std::string> path;
     for (const NestedField& f : schema.fields) walk(f, path);
-    LITHIFY_ASSIGN_OR_RETURN(expr::BoundExpr b, expr::Bind(*where, expr::ResolverFromColumns(cols)));
+    // A predicate on a column without a statistics order here (uuid, fixed, nested
+    // members of lists) skips nothing: the reader still filters the rows it returns.
+    Result<expr::BoundExpr> bound = expr::Bind(*where, expr::ResolverFromColumns(cols));
+    if (!bound.ok()) return s;
+    expr::BoundExpr b = std::move(*bound);
     for (const expr::BoundColumn& c : b.columns()) {
       auto it = by_path.find(c.path);
       s.field_ids.push_back(it == by_path.end() ? -1 : it->second.first);
@@ -86,7 +90,8 @@ struct Skipper {
     return s;
   }
 
-  bool Skip(const DataFile& f, const PartitionSpec* spec) const {
+  // Whether `f` cannot hold a matching row; *reason says why when it cannot.
+  bool Skip(const DataFile& f, const PartitionSpec* spec, std::string* reason) const {
     if (!bound) return false;
     std::vector<expr::ColumnStats> stats(field_ids.size());
     for (size_t i = 0; i < field_ids.size(); ++i) {
@@ -127,7 +132,9 @@ struct Skipper {
     }
     expr::FileStats fstats;
     fstats.num_records = f.record_count;
-    return expr::CanSkip(*bound, stats, fstats).skip;
+    expr::SkipDecision d = expr::CanSkip(*bound, stats, fstats);
+    if (d.skip) *reason = std::move(d.reason);
+    return d.skip;
   }
 };
 
@@ -277,9 +284,10 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
           p.file = std::move(e.file);
           // DVs are matched before skipping so a DV naming a skipped file is not dangling.
           index.Attach(options_.locations, &p);
-          if (skipper.Skip(p.file, spec)) {
+          std::string reason;
+          if (skipper.Skip(p.file, spec, &reason)) {
             ++st.skipped_files;
-            return Status::OK();
+            return options.skipped ? options.skipped(std::move(p), std::move(reason)) : Status::OK();
           }
           return sink(std::move(p));
         }));

@@ -65,6 +65,9 @@ struct PlannedFile {
 
 struct PlanOptions {
   std::optional<expr::Expr> where;  // skip files that cannot hold a matching row
+  // When set, receives every skipped data file with the reason (`files --where` explains
+  // skipping); an error stops planning.
+  std::function<Status(PlannedFile&&, std::string reason)> skipped;
 };
 
 struct PlanStats {

@@ -1,0 +1,573 @@
+#include "lithify/commands/iceberg_read.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <unordered_set>
+
+#include "lithify/base/civil_time.h"
+#include "lithify/base/macros.h"
+#include "lithify/expr/batch_eval.h"
+#include "lithify/expr/bound.h"
+#include "lithify/iceberg/reader.h"
+
+namespace lithify::commands {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+// The location map and the table; the FileSystem is borrowed (the caller's location
+// outlives every command), hence the aliasing pointer that owns nothing.
+Result<std::shared_ptr<const iceberg::IcebergTable>> Open(io::FileSystem* fs, const std::string& location,
+                                                          const std::vector<std::string>& map) {
+  LITHIFY_ASSIGN_OR_RETURN(iceberg::LocationMap locations, iceberg::LocationMap::Parse(map));
+  std::shared_ptr<io::FileSystem> borrowed(std::shared_ptr<void>(), fs);
+  return iceberg::IcebergTable::Open(std::move(borrowed), location, iceberg::OpenOptions{std::move(locations)});
+}
+
+Result<expr::Expr> ParsePredicate(const std::string& where) {
+  Result<expr::Expr> e = expr::Parse(where);
+  if (!e.ok()) return Status::InvalidArgument("predicate: {}", e.status().message());
+  return e;
+}
+
+std::string TimestampText(int64_t ms) { return IsoTimestampMicrosText(ms * 1000, true); }
+
+// What a scan reads of each data file: the output leaves of the projection and of the
+// predicate, and where the predicate's columns sit in the batch.
+struct Projection {
+  std::vector<int> fields;       // top-level output nodes to render
+  std::vector<int> leaves;       // output leaves the reader reads, in batch order
+  size_t projected = 0;          // leaves[0, projected) are rendered
+  std::optional<expr::BoundExpr> predicate;
+  std::vector<expr::BatchColumn> predicate_columns;
+};
+
+int TopLevelAncestor(const parquet::Schema& s, int node) {
+  while (s.node(node).parent > 0) node = s.node(node).parent;
+  return node;
+}
+
+Status AddColumns(const parquet::Schema& s, const std::vector<std::string>& columns, Projection* p) {
+  std::set<int> fields;
+  if (columns.empty()) {
+    p->fields = s.top_level_fields();
+    for (int i = 0; i < s.num_leaves(); ++i) p->leaves.push_back(i);
+  } else {
+    std::set<int> leaves;
+    for (const std::string& c : columns) {
+      Result<int> node = s.FindNode(c);
+      if (!node.ok()) return Status::InvalidArgument("columns: unknown column '{}'", c);
+      fields.insert(TopLevelAncestor(s, *node));
+      for (int leaf : s.LeavesUnder(*node)) leaves.insert(leaf);
+    }
+    // Rendered in schema order, as Delta's scan does.
+    for (int f : s.top_level_fields()) {
+      if (fields.count(f)) p->fields.push_back(f);
+    }
+    p->leaves.assign(leaves.begin(), leaves.end());
+  }
+  p->projected = p->leaves.size();
+  return Status::OK();
+}
+
+// Binds `where` against the output's flat primitive leaves (the batch evaluator's
+// domain) and adds the leaves it needs to the read.
+Status AddPredicate(const parquet::Schema& s, const std::string& where, Projection* p) {
+  if (where.empty()) return Status::OK();
+  LITHIFY_ASSIGN_OR_RETURN(expr::Expr e, ParsePredicate(where));
+  std::vector<expr::BoundColumn> cols;
+  std::map<std::vector<std::string>, int> leaf_of;
+  for (int i = 0; i < s.num_leaves(); ++i) {
+    const parquet::ColumnDescriptor& d = s.leaf(i);
+    if (d.max_rep > 0) continue;
+    Result<expr::DataType> t = expr::LogicalTypeOf(d);
+    if (!t.ok()) continue;
+    cols.push_back({d.path, *t});
+    leaf_of[d.path] = i;
+  }
+  Result<expr::BoundExpr> bound = expr::Bind(e, expr::ResolverFromColumns(std::move(cols)));
+  if (!bound.ok()) return Status::InvalidArgument("predicate: {}", bound.status().message());
+  for (const expr::BoundColumn& c : bound->columns()) {
+    const int leaf = leaf_of.at(c.path);
+    auto it = std::find(p->leaves.begin(), p->leaves.end(), leaf);
+    int index = static_cast<int>(it - p->leaves.begin());
+    if (it == p->leaves.end()) p->leaves.push_back(leaf);
+    LITHIFY_ASSIGN_OR_RETURN(expr::BatchColumn bc, expr::DescribeLeaf(s.leaf(leaf), index));
+    p->predicate_columns.push_back(bc);
+  }
+  p->predicate = std::move(*bound);
+  return Status::OK();
+}
+
+// Applies the predicate and drops the leaves only the predicate needed.
+Status FilterBatch(const Projection& p, parquet::RowBatch* batch) {
+  if (p.predicate) {
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<bool> keep, expr::EvaluateBatch(*p.predicate, *batch, p.predicate_columns));
+    parquet::FilterRows(batch, keep);
+  }
+  if (batch->columns.size() > p.projected) batch->columns.resize(p.projected);
+  return Status::OK();
+}
+
+ordered_json PartitionJson(const iceberg::TableMetadata& m, const iceberg::PlannedFile& f) {
+  ordered_json out = ordered_json::object();
+  const iceberg::PartitionSpec* spec = m.FindSpec(f.spec_id);
+  for (size_t i = 0; i < f.file.partition.size(); ++i) {
+    std::string name = spec != nullptr && i < spec->fields.size() ? spec->fields[i].name : fmt::format("{}", i);
+    const table::Value& v = f.file.partition[i];
+    out[name] = v.is_null() ? ordered_json(nullptr) : ordered_json(v.ToString());
+  }
+  return out;
+}
+
+std::string_view DeleteKindName(iceberg::DeleteFile::Kind k) {
+  switch (k) {
+    case iceberg::DeleteFile::Kind::kPositionFile: return "position_deletes";
+    case iceberg::DeleteFile::Kind::kDeletionVector: return "deletion_vector";
+    case iceberg::DeleteFile::Kind::kEquality: return "equality_deletes";
+  }
+  return "unknown";
+}
+
+int64_t PropertyInt(const iceberg::TableMetadata& m, const std::string& key, int64_t fallback) {
+  auto it = m.properties.find(key);
+  if (it == m.properties.end()) return fallback;
+  try {
+    size_t used = 0;
+    int64_t v = std::stoll(it->second, &used);
+    if (used == it->second.size()) return v;
+  } catch (...) {
+  }
+  return fallback;
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const iceberg::IcebergTable>> OpenIcebergTable(io::FileSystem* fs, const std::string& location,
+                                                                      const std::vector<std::string>& location_map) {
+  return Open(fs, location, location_map);
+}
+
+Result<ScanResult> ScanIceberg(io::FileSystem* fs, const std::string& location, const IcebergScanOptions& options,
+                               ScanSink* sink) {
+  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.read.location_map));
+  LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.read.snapshot));
+  LITHIFY_ASSIGN_OR_RETURN(iceberg::OutputSchema out, iceberg::OutputSchema::Build(table->metadata().current_schema()));
+  const parquet::Schema& schema = out.schema();
+  Projection proj;
+  LITHIFY_RETURN_NOT_OK(AddColumns(schema, options.columns, &proj));
+  // A count reads one leaf at least: live rows come from the deletes, not the values.
+  if (options.count_only && options.columns.empty()) {
+    proj.leaves.resize(std::min<size_t>(proj.leaves.size(), 1));
+    proj.projected = proj.leaves.size();
+  }
+  LITHIFY_RETURN_NOT_OK(AddPredicate(schema, options.where, &proj));
+  iceberg::PlanOptions plan;
+  if (options.prune_files && !options.where.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(plan.where, ParsePredicate(options.where));
+  }
+  if (sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Begin(schema, proj.fields));
+
+  ScanResult result;
+  bool done = options.limit == 0;
+  iceberg::PlanStats stats;
+  Status st = table->PlanFiles(
+      snap, plan,
+      [&](iceberg::PlannedFile&& f) -> Status {
+        if (done) return Status::OK();
+        ++result.files_read;
+        LITHIFY_ASSIGN_OR_RETURN(auto reader, iceberg::LiveRowsReader::Open(*table, out, f, proj.leaves));
+        iceberg::LiveBatch b;
+        while (!done) {
+          LITHIFY_ASSIGN_OR_RETURN(bool more, reader->Next(&b));
+          if (!more) break;
+          ++result.row_groups_read;
+          LITHIFY_RETURN_NOT_OK(FilterBatch(proj, &b.batch));
+          int64_t n = b.batch.num_rows;
+          if (options.limit >= 0) n = std::min(n, options.limit - result.rows);
+          if (n > 0 && sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Rows(b.batch, n));
+          result.rows += n;
+          done = options.limit >= 0 && result.rows >= options.limit;
+        }
+        return Status::OK();
+      },
+      &stats);
+  LITHIFY_RETURN_NOT_OK(st);
+  result.files_total = stats.data_files;
+  result.files_skipped_stats = stats.skipped_files;
+  return result;
+}
+
+Result<IcebergFilesReport> ListIcebergFiles(io::FileSystem* fs, const std::string& location,
+                                            const IcebergReadOptions& options, const std::string& where) {
+  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.location_map));
+  LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.snapshot));
+  IcebergFilesReport r;
+  r.metadata_path = table->metadata_path();
+  if (snap != nullptr) r.snapshot_id = snap->snapshot_id;
+  iceberg::PlanOptions plan;
+  if (!where.empty()) {
+    LITHIFY_ASSIGN_OR_RETURN(expr::Expr e, ParsePredicate(where));
+    // Bind once up front so a bad predicate is a usage error even on an empty table.
+    LITHIFY_ASSIGN_OR_RETURN(iceberg::OutputSchema out,
+                             iceberg::OutputSchema::Build(table->metadata().current_schema()));
+    Projection probe;
+    LITHIFY_RETURN_NOT_OK(AddPredicate(out.schema(), where, &probe));
+    r.predicate = expr::ToString(e);
+    plan.where = std::move(e);
+    plan.skipped = [&r](iceberg::PlannedFile&& f, std::string reason) -> Status {
+      r.files.push_back({std::move(f), false, std::move(reason)});
+      return Status::OK();
+    };
+  }
+  std::unordered_set<std::string> deletes;
+  LITHIFY_RETURN_NOT_OK(table->PlanFiles(snap, plan, [&r](iceberg::PlannedFile&& f) -> Status {
+    r.files.push_back({std::move(f), true, ""});
+    return Status::OK();
+  }));
+  for (const IcebergFileRow& row : r.files) {
+    ++r.files_total;
+    r.bytes_total += row.file.file.file_size_in_bytes;
+    if (row.kept) {
+      ++r.kept;
+      r.bytes_kept += row.file.file.file_size_in_bytes;
+      r.rows_kept += row.file.file.record_count;
+    } else {
+      ++r.skipped_by_stats;
+    }
+    for (const iceberg::DeleteFile& d : row.file.deletes) {
+      deletes.insert(d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1)));
+    }
+  }
+  r.delete_files = static_cast<int64_t>(deletes.size());
+  // Kept ones arrive through the sink, skipped ones through `skipped`, interleaved in
+  // manifest order already; the table of files reads best grouped by path.
+  std::stable_sort(r.files.begin(), r.files.end(), [](const IcebergFileRow& a, const IcebergFileRow& b) {
+    return a.file.file.path < b.file.file.path;
+  });
+  return r;
+}
+
+ordered_json IcebergFilesToJson(const iceberg::IcebergTable& table, const IcebergFilesReport& r) {
+  ordered_json out;
+  out["table"] = table.metadata().location;
+  out["format"] = "iceberg";
+  out["metadata-file"] = r.metadata_path;
+  out["snapshot-id"] = r.snapshot_id ? ordered_json(*r.snapshot_id) : ordered_json(nullptr);
+  if (r.predicate) out["predicate"] = *r.predicate;
+  ordered_json files = ordered_json::array();
+  for (const IcebergFileRow& row : r.files) {
+    const iceberg::PlannedFile& f = row.file;
+    ordered_json j;
+    j["file_path"] = f.file.recorded_path;
+    j["file_format"] = f.file.file_format;
+    j["file_size_in_bytes"] = f.file.file_size_in_bytes;
+    j["record_count"] = f.file.record_count;
+    j["spec_id"] = f.spec_id;
+    j["partition"] = PartitionJson(table.metadata(), f);
+    j["data_sequence_number"] = f.data_sequence_number;
+    j["file_sequence_number"] = f.file_sequence_number;
+    ordered_json dels = ordered_json::array();
+    for (const iceberg::DeleteFile& d : f.deletes) {
+      ordered_json dj;
+      dj["content"] = std::string(DeleteKindName(d.kind));
+      dj["file_path"] = d.file.recorded_path;
+      dj["record_count"] = d.file.record_count;
+      dj["data_sequence_number"] = d.data_sequence_number;
+      dels.push_back(std::move(dj));
+    }
+    j["deletes"] = std::move(dels);
+    if (r.predicate) {
+      j["verdict"] = row.kept ? "kept" : "skipped-stats";
+      if (!row.reason.empty()) j["reason"] = row.reason;
+    }
+    files.push_back(std::move(j));
+  }
+  out["files"] = std::move(files);
+  out["summary"] = {{"files", r.files_total},
+                    {"kept", r.kept},
+                    {"skippedByStats", r.skipped_by_stats},
+                    {"deleteFiles", r.delete_files}};
+  if (r.predicate) {
+    out["lookupCost"] = {{"filesOpened", r.kept},
+                         {"filesTotal", r.files_total},
+                         {"bytesOpened", r.bytes_kept},
+                         {"bytesTotal", r.bytes_total},
+                         {"rowsInOpenedFiles", r.rows_kept}};
+  }
+  return out;
+}
+
+namespace {
+
+ordered_json SchemaJson(const iceberg::Schema& s) {
+  ordered_json fields = ordered_json::array();
+  for (const iceberg::NestedField& f : s.fields) {
+    fields.push_back({{"id", f.id}, {"name", f.name}, {"required", f.required}, {"type", f.type.ToString()}});
+  }
+  return {{"schema-id", s.schema_id}, {"fields", std::move(fields)}};
+}
+
+ordered_json SpecJson(const iceberg::PartitionSpec& spec) {
+  ordered_json fields = ordered_json::array();
+  for (const iceberg::PartitionField& f : spec.fields) {
+    fields.push_back(
+        {{"name", f.name}, {"transform", f.transform.text}, {"source-id", f.source_id}, {"field-id", f.field_id}});
+  }
+  return {{"spec-id", spec.spec_id}, {"fields", std::move(fields)}};
+}
+
+ordered_json SortOrderJson(const iceberg::SortOrder& order) {
+  ordered_json fields = ordered_json::array();
+  for (const iceberg::SortField& f : order.fields) {
+    fields.push_back({{"transform", f.transform.text}, {"source-id", f.source_id},
+                      {"direction", f.direction}, {"null-order", f.null_order}});
+  }
+  return {{"order-id", order.order_id}, {"fields", std::move(fields)}};
+}
+
+ordered_json StringMapJson(const std::map<std::string, std::string>& m) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [k, v] : m) out[k] = v;
+  return out;
+}
+
+// The snapshots reachable from the current one through parent ids.
+std::unordered_set<int64_t> CurrentAncestors(const iceberg::TableMetadata& m) {
+  std::unordered_set<int64_t> out;
+  for (const iceberg::Snapshot* s = m.CurrentSnapshot(); s != nullptr && out.insert(s->snapshot_id).second;) {
+    s = s->parent_snapshot_id ? m.FindSnapshot(*s->parent_snapshot_id) : nullptr;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<ordered_json> DescribeIcebergDetail(io::FileSystem* fs, const std::string& location,
+                                           const IcebergReadOptions& options) {
+  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.location_map));
+  LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.snapshot));
+  const iceberg::TableMetadata& m = table->metadata();
+  int64_t files = 0, bytes = 0, records = 0;
+  LITHIFY_RETURN_NOT_OK(table->PlanFiles(snap, {}, [&](iceberg::PlannedFile&& f) -> Status {
+    ++files;
+    bytes += f.file.file_size_in_bytes;
+    records += f.file.record_count;
+    return Status::OK();
+  }));
+  ordered_json j;
+  j["format"] = "iceberg";
+  j["format-version"] = m.format_version;
+  j["table-uuid"] = m.table_uuid;
+  j["location"] = m.location;
+  j["metadata-file"] = table->metadata_path();
+  j["located-by"] = table->located_by();
+  j["current-snapshot-id"] = m.current_snapshot_id ? ordered_json(*m.current_snapshot_id) : ordered_json(nullptr);
+  j["snapshot-id"] = snap != nullptr ? ordered_json(snap->snapshot_id) : ordered_json(nullptr);
+  j["last-sequence-number"] = m.last_sequence_number;
+  j["last-updated-ms"] = m.last_updated_ms;
+  j["last-updated"] = TimestampText(m.last_updated_ms);
+  j["schema"] = SchemaJson(m.current_schema());
+  j["default-spec-id"] = m.default_spec_id;
+  ordered_json specs = ordered_json::array();
+  for (const iceberg::PartitionSpec& s : m.partition_specs) specs.push_back(SpecJson(s));
+  j["partition-specs"] = std::move(specs);
+  j["default-sort-order-id"] = m.default_sort_order_id;
+  ordered_json orders = ordered_json::array();
+  for (const iceberg::SortOrder& o : m.sort_orders) orders.push_back(SortOrderJson(o));
+  j["sort-orders"] = std::move(orders);
+  j["properties"] = StringMapJson(m.properties);
+  ordered_json refs = ordered_json::object();
+  for (const auto& [name, ref] : m.refs) refs[name] = {{"snapshot-id", ref.snapshot_id}, {"type", ref.type}};
+  j["refs"] = std::move(refs);
+  j["snapshots"] = m.snapshots.size();
+  j["numFiles"] = files;
+  j["sizeInBytes"] = bytes;
+  j["numRecords"] = records;
+  return j;
+}
+
+Result<ordered_json> DescribeIcebergHistory(io::FileSystem* fs, const std::string& location,
+                                            const std::vector<std::string>& location_map, int64_t limit) {
+  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, location_map));
+  const iceberg::TableMetadata& m = table->metadata();
+  std::vector<const iceberg::Snapshot*> snaps;
+  for (const iceberg::Snapshot& s : m.snapshots) snaps.push_back(&s);
+  std::stable_sort(snaps.begin(), snaps.end(), [](const iceberg::Snapshot* a, const iceberg::Snapshot* b) {
+    if (a->timestamp_ms != b->timestamp_ms) return a->timestamp_ms > b->timestamp_ms;
+    return a->sequence_number > b->sequence_number;
+  });
+  const std::unordered_set<int64_t> ancestors = CurrentAncestors(m);
+  ordered_json out = ordered_json::array();
+  for (const iceberg::Snapshot* s : snaps) {
+    if (limit >= 0 && static_cast<int64_t>(out.size()) >= limit) break;
+    ordered_json j;
+    j["snapshot-id"] = s->snapshot_id;
+    j["parent-snapshot-id"] = s->parent_snapshot_id ? ordered_json(*s->parent_snapshot_id) : ordered_json(nullptr);
+    j["sequence-number"] = s->sequence_number;
+    j["timestamp-ms"] = s->timestamp_ms;
+    j["timestamp"] = TimestampText(s->timestamp_ms);
+    auto op = s->summary.find("operation");
+    j["operation"] = op != s->summary.end() ? ordered_json(op->second) : ordered_json(nullptr);
+    j["summary"] = StringMapJson(s->summary);
+    j["manifest-list"] = s->manifest_list;
+    j["is-current-ancestor"] = ancestors.count(s->snapshot_id) > 0;
+    ordered_json refs = ordered_json::array();
+    for (const auto& [name, ref] : m.refs) {
+      if (ref.snapshot_id == s->snapshot_id) refs.push_back(name);
+    }
+    j["refs"] = std::move(refs);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+namespace {
+
+// Iceberg's defaults (TableProperties / RewriteDataFiles / ExpireSnapshots).
+constexpr int64_t kDefaultTargetFileSize = 512LL << 20;
+constexpr int64_t kDefaultMaxSnapshotAgeMs = 5LL * 24 * 3600 * 1000;
+constexpr int64_t kDefaultMinSnapshotsToKeep = 1;
+
+ordered_json Finding(std::string code, std::string severity, std::string title, std::string detail,
+                     std::string recommendation, ordered_json numbers) {
+  return {{"code", std::move(code)},           {"severity", std::move(severity)},
+          {"title", std::move(title)},         {"detail", std::move(detail)},
+          {"recommendation", std::move(recommendation)}, {"numbers", std::move(numbers)}};
+}
+
+// Snapshots that ExpireSnapshots with the table's settings would remove now: not the
+// head of a branch or tag, older than the max age, and not among the newest
+// min-snapshots-to-keep ancestors of main.
+std::vector<const iceberg::Snapshot*> ExpirableSnapshots(const iceberg::TableMetadata& m, int64_t now_ms) {
+  const int64_t max_age = PropertyInt(m, "history.expire.max-snapshot-age-ms", kDefaultMaxSnapshotAgeMs);
+  const int64_t min_keep = PropertyInt(m, "history.expire.min-snapshots-to-keep", kDefaultMinSnapshotsToKeep);
+  std::unordered_set<int64_t> kept;
+  for (const auto& [name, ref] : m.refs) kept.insert(ref.snapshot_id);
+  int64_t n = 0;
+  for (const iceberg::Snapshot* s = m.CurrentSnapshot(); s != nullptr && n < min_keep; ++n) {
+    if (!kept.insert(s->snapshot_id).second && n > 0) break;
+    s = s->parent_snapshot_id ? m.FindSnapshot(*s->parent_snapshot_id) : nullptr;
+  }
+  std::vector<const iceberg::Snapshot*> out;
+  for (const iceberg::Snapshot& s : m.snapshots) {
+    if (kept.count(s.snapshot_id) == 0 && s.timestamp_ms < now_ms - max_age) out.push_back(&s);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& location,
+                                     const IcebergDiagnoseOptions& options) {
+  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.location_map));
+  const iceberg::TableMetadata& m = table->metadata();
+  const iceberg::Snapshot* snap = m.CurrentSnapshot();
+  const int64_t now = options.now_ms != 0 ? options.now_ms : NowMs();
+  const int64_t target =
+      options.target_file_size.value_or(PropertyInt(m, "write.target-file-size-bytes", kDefaultTargetFileSize));
+  const int64_t min_size = target * 3 / 4;
+
+  int64_t files = 0, bytes = 0, records = 0, small = 0, small_bytes = 0, with_deletes = 0;
+  int64_t max_deletes_per_file = 0, deleted_positions = 0, equality_rows = 0;
+  std::map<std::string, int64_t> per_partition;  // key -> files
+  std::unordered_set<std::string> delete_files;
+  std::map<std::string, int64_t> delete_kinds;
+  std::unordered_set<std::string> position_files_counted;
+  LITHIFY_RETURN_NOT_OK(table->PlanFiles(snap, {}, [&](iceberg::PlannedFile&& f) -> Status {
+    ++files;
+    bytes += f.file.file_size_in_bytes;
+    records += f.file.record_count;
+    if (f.file.file_size_in_bytes < min_size) {
+      ++small;
+      small_bytes += f.file.file_size_in_bytes;
+    }
+    ++per_partition[iceberg::PartitionKey(f.spec_id, f.file.partition)];
+    if (!f.deletes.empty()) ++with_deletes;
+    max_deletes_per_file = std::max<int64_t>(max_deletes_per_file, static_cast<int64_t>(f.deletes.size()));
+    for (const iceberg::DeleteFile& d : f.deletes) {
+      const std::string id = d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1));
+      const bool first = delete_files.insert(id).second;
+      if (first) ++delete_kinds[std::string(DeleteKindName(d.kind))];
+      // A DV's record_count is its cardinality (for this file alone); a position delete
+      // file's rows may name several data files, so it is counted once; equality deletes
+      // delete an unknown number of rows and are reported apart.
+      if (d.kind == iceberg::DeleteFile::Kind::kDeletionVector) deleted_positions += d.file.record_count;
+      if (d.kind == iceberg::DeleteFile::Kind::kPositionFile && first) deleted_positions += d.file.record_count;
+      if (d.kind == iceberg::DeleteFile::Kind::kEquality && first) equality_rows += d.file.record_count;
+    }
+    return Status::OK();
+  }));
+  const std::vector<const iceberg::Snapshot*> expirable = ExpirableSnapshots(m, now);
+
+  ordered_json findings = ordered_json::array();
+  if (small >= 2) {
+    findings.push_back(Finding(
+        "iceberg_small_files", small * 2 >= files ? "warning" : "info", "Small data files",
+        fmt::format("{} of {} data files ({} bytes) are below min-file-size-bytes {} (75% of the target {}).", small,
+                    files, small_bytes, min_size, target),
+        "Compact them (Iceberg rewrite_data_files, bin-pack); lithify's Iceberg rewrite is not available yet.",
+        {{"smallFiles", small}, {"smallBytes", small_bytes}, {"files", files}, {"minFileSizeBytes", min_size},
+         {"targetFileSizeBytes", target}}));
+  }
+  if (!delete_files.empty()) {
+    const double ratio = records > 0 ? static_cast<double>(deleted_positions) / static_cast<double>(records) : 0.0;
+    findings.push_back(Finding(
+        "iceberg_delete_files", ratio >= 0.1 || max_deletes_per_file >= 5 ? "warning" : "info",
+        "Delete files applied at read time",
+        fmt::format("{} delete files apply to {} of {} data files (at most {} on one file); at least {} of {} rows "
+                    "are deleted by position{}.",
+                    delete_files.size(), with_deletes, files, max_deletes_per_file, deleted_positions, records,
+                    equality_rows > 0 ? fmt::format(", and {} equality-delete rows apply", equality_rows) : ""),
+        "Rewrite the data files that carry deletes (rewrite_data_files with delete-file-threshold, or "
+        "rewrite_position_delete_files) so readers stop merging them.",
+        {{"deleteFiles", delete_files.size()}, {"dataFilesWithDeletes", with_deletes},
+         {"maxDeleteFilesPerDataFile", max_deletes_per_file}, {"deletedPositions", deleted_positions},
+         {"equalityDeleteRows", equality_rows}, {"records", records}}));
+  }
+  if (!expirable.empty()) {
+    ordered_json ids = ordered_json::array();
+    for (size_t i = 0; i < expirable.size() && i < 10; ++i) ids.push_back(expirable[i]->snapshot_id);
+    findings.push_back(Finding(
+        "iceberg_snapshots_awaiting_expiry", "info", "Snapshots awaiting expiry",
+        fmt::format("{} of {} snapshots are older than history.expire.max-snapshot-age-ms and referenced by no "
+                    "branch or tag; their unreferenced files stay in storage until they expire.",
+                    expirable.size(), m.snapshots.size()),
+        "Expire them (Iceberg expire_snapshots); lithify's expire-snapshots is not available yet.",
+        {{"snapshots", m.snapshots.size()}, {"expirable", expirable.size()}, {"firstSnapshotIds", ids}}));
+  }
+  int64_t max_in_partition = 0;
+  for (const auto& [k, n] : per_partition) max_in_partition = std::max(max_in_partition, n);
+
+  ordered_json out;
+  out["table"] = m.location;
+  out["format"] = "iceberg";
+  out["format-version"] = m.format_version;
+  out["metadata-file"] = table->metadata_path();
+  out["current-snapshot-id"] = snap != nullptr ? ordered_json(snap->snapshot_id) : ordered_json(nullptr);
+  out["summary"] = {{"files", files},
+                    {"bytes", bytes},
+                    {"records", records},
+                    {"averageFileSize", files > 0 ? bytes / files : 0},
+                    {"partitions", per_partition.size()},
+                    {"maxFilesPerPartition", max_in_partition},
+                    {"targetFileSizeBytes", target},
+                    {"smallFiles", small},
+                    {"deleteFiles", delete_files.size()},
+                    {"deleteFilesByContent", delete_kinds},
+                    {"dataFilesWithDeletes", with_deletes},
+                    {"deletedRowRatio", records > 0 ? static_cast<double>(deleted_positions) / records : 0.0},
+                    {"snapshots", m.snapshots.size()},
+                    {"snapshotsAwaitingExpiry", expirable.size()}};
+  out["findings"] = std::move(findings);
+  return out;
+}
+
+}  // namespace lithify::commands

@@ -1,0 +1,112 @@
+// The read-side commands on Apache Iceberg tables: scan, files, describe detail|history
+// and diagnose, over the iceberg/ module (metadata, manifests, planning with deletes,
+// live rows by field id).
+//
+// These are the Iceberg halves of commands whose Delta halves live in scan.h, files.h,
+// describe.h and diagnose.h; the CLI picks one by DetectTableFormat (table_format.h).
+// They share the output vocabulary with Delta where it is neutral (ScanSink and
+// ScanResult, the files verdicts "kept" / "skipped-stats") and use Iceberg's own field
+// names where Iceberg has them (format-version, current-snapshot-id, file_path,
+// record_count, ...). The format-neutral seam that will carry both (table/, issue 15)
+// replaces this split; until then this file is the only place commands/ speaks Iceberg.
+//
+// Snapshot selection: current, by snapshot id, by ref (branch or tag) or as of a time
+// (the snapshot log). Every path the metadata records goes through the location map
+// ("FROM=TO" rewrites, iceberg/location.h).
+//
+// Memory: scan streams one row group of one data file at a time (plus that file's
+// deletes); files and diagnose hold one small record per live data file; describe reads
+// only the metadata file. No command writes anything.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lithify/base/result.h"
+#include "lithify/commands/scan.h"
+#include "lithify/iceberg/table.h"
+#include "lithify/io/filesystem.h"
+
+namespace lithify::commands {
+
+struct IcebergReadOptions {
+  iceberg::SnapshotSelector snapshot;    // current by default
+  std::vector<std::string> location_map; // "FROM=TO" entries
+};
+
+// Opens the table at `location` (a folder or a metadata file). `fs` must outlive the
+// table. Errors name the metadata file; a bad --location-map entry is a usage error.
+Result<std::shared_ptr<const iceberg::IcebergTable>> OpenIcebergTable(io::FileSystem* fs,
+                                                                      const std::string& location,
+                                                                      const std::vector<std::string>& location_map);
+
+struct IcebergScanOptions {
+  IcebergReadOptions read;
+  std::string where;                 // predicate text; empty = every row
+  std::vector<std::string> columns;  // "a", "s.b"; empty = all
+  int64_t limit = -1;                // < 0: no limit
+  bool count_only = false;
+  bool prune_files = true;           // false: read every live file, filter rows only
+};
+
+// Streams the live rows of the selected snapshot in the current schema through `sink`
+// (null for count_only). A bad predicate is InvalidArgument prefixed "predicate: ", an
+// unknown column "columns: " (usage errors at the CLI), as for Delta.
+Result<ScanResult> ScanIceberg(io::FileSystem* fs, const std::string& location, const IcebergScanOptions& options,
+                               ScanSink* sink);
+
+struct IcebergFileRow {
+  iceberg::PlannedFile file;
+  bool kept = true;
+  std::string reason;  // why it is skipped
+};
+
+struct IcebergFilesReport {
+  std::string metadata_path;
+  std::optional<int64_t> snapshot_id;  // none: the table has no snapshot
+  std::optional<std::string> predicate;
+  std::vector<IcebergFileRow> files;  // in manifest order
+  int64_t files_total = 0, kept = 0, skipped_by_stats = 0;
+  int64_t bytes_total = 0, bytes_kept = 0, rows_kept = 0;
+  int64_t delete_files = 0;  // distinct live delete files and DVs
+};
+
+// The live data files of the selected snapshot, and with `where` which a scan reads.
+// No data file is opened.
+Result<IcebergFilesReport> ListIcebergFiles(io::FileSystem* fs, const std::string& location,
+                                            const IcebergReadOptions& options, const std::string& where);
+nlohmann::ordered_json IcebergFilesToJson(const iceberg::IcebergTable& table, const IcebergFilesReport& r);
+
+// DESCRIBE DETAIL in Iceberg's words: format, format-version, table-uuid, location,
+// current-snapshot-id, last-sequence-number, last-updated-ms, schema (current, with
+// field ids), partition-specs, default-spec-id, sort-orders, properties, refs, and the
+// live data file count and bytes of the current snapshot (read from the manifests).
+Result<nlohmann::ordered_json> DescribeIcebergDetail(io::FileSystem* fs, const std::string& location,
+                                                     const IcebergReadOptions& options);
+
+// DESCRIBE HISTORY: the snapshots, newest first (at most `limit` when >= 0), each with
+// snapshot-id, parent-snapshot-id, sequence-number, timestamp-ms, timestamp, operation,
+// summary, manifest-list and is-current-ancestor; refs pointing at it.
+Result<nlohmann::ordered_json> DescribeIcebergHistory(io::FileSystem* fs, const std::string& location,
+                                                      const std::vector<std::string>& location_map, int64_t limit);
+
+struct IcebergDiagnoseOptions {
+  std::vector<std::string> location_map;
+  int64_t now_ms = 0;                          // 0: the system clock
+  std::optional<int64_t> target_file_size;     // else write.target-file-size-bytes, 512 MiB
+};
+
+// Layout of the current snapshot (files per partition, small files by Iceberg's
+// rewrite rule: below min-file-size-bytes = 75% of the target), delete files per data
+// file and the deleted-row ratio they imply, and snapshots awaiting expiry (older than
+// history.expire.max-snapshot-age-ms, beyond history.expire.min-snapshots-to-keep,
+// referenced by no branch or tag); findings with stable codes (docs/diagnose.md).
+Result<nlohmann::ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& location,
+                                               const IcebergDiagnoseOptions& options);
+
+}  // namespace lithify::commands
