@@ -80,6 +80,24 @@ expect "$ERR" "SignatureDoesNotMatch" "a wrong secret gives the server's code"
 run 1 "scan without credentials" -- env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY HOME="$D" "$LITHIFY" scan "$S"
 expect "$ERR" "no S3 credentials" "missing credentials are named"
 
+# A server that ignores If-None-Match (the proxy answers a refused conditional PUT with
+# 200) is detected before the first commit: commits are refused unless
+# LITHIFY_S3_UNSAFE_COMMITS=1.
+if command -v node >/dev/null; then
+  node "$(dirname "$0")/ignoring_proxy.mjs" "$AWS_ENDPOINT_URL" >"$D/proxy.port" 2>"$D/proxy.err" &
+  proxy=$!
+  for _ in $(seq 1 100); do [[ -s "$D/proxy.port" ]] && break; sleep 0.05; done
+  P="http://127.0.0.1:$(cat "$D/proxy.port")"
+  U="s3://$LITHIFY_TEST_S3_BUCKET/$prefix/unsafe"
+  run 1 "create through a server ignoring If-None-Match" -- env AWS_ENDPOINT_URL="$P" "$LITHIFY" create "$U" --schema "id long"
+  expect "$ERR" "ignores If-None-Match.*LITHIFY_S3_UNSAFE_COMMITS=1" "the refusal names the problem and the override"
+  run 1 "scan: nothing was committed" -- "$LITHIFY" scan "$U" --count
+  run 0 "create with LITHIFY_S3_UNSAFE_COMMITS=1" -- env AWS_ENDPOINT_URL="$P" LITHIFY_S3_UNSAFE_COMMITS=1 "$LITHIFY" create "$U" --schema "id long"
+  kill "$proxy"; wait "$proxy" 2>/dev/null
+else
+  echo "FAIL: node not found (scripts/install-deps.sh installs it)"; fail=1
+fi
+
 # The commit race: W processes append to one table at once, R rounds. Each append is one
 # commit; lost put-if-absent races are retried at the next version. Every round must end
 # with exactly W more commits and W * rows more rows (a commit written over another's
