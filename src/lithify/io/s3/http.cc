@@ -76,7 +76,10 @@ Result<HttpResponse> Perform(const HttpRequest& request, bool* sent) {
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
     if (request.method == "PUT" || request.method == "POST") {
       curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, reinterpret_cast<const char*>(request.body.data()));
+      // Never NULL: curl would then read the body from a read callback.
+      static const char kEmpty[] = "";
+      const char* data = request.body.empty() ? kEmpty : reinterpret_cast<const char*>(request.body.data());
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDS, data);
     }
   }
   curl_slist* list = nullptr;
