@@ -80,20 +80,38 @@ expect "$ERR" "SignatureDoesNotMatch" "a wrong secret gives the server's code"
 run 1 "scan without credentials" -- env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY HOME="$D" "$LITHIFY" scan "$S"
 expect "$ERR" "no S3 credentials" "missing credentials are named"
 
-# A server that ignores If-None-Match (the proxy answers a refused conditional PUT with
-# 200) is detected before the first commit: commits are refused unless
-# LITHIFY_S3_UNSAFE_COMMITS=1.
-if command -v node >/dev/null; then
-  node "$(dirname "$0")/ignoring_proxy.mjs" "$AWS_ENDPOINT_URL" >"$D/proxy.port" 2>"$D/proxy.err" &
+# Misbehaving servers, through tests/cli/s3_proxy.mjs. proxy MODE starts one and sets
+# $P (its endpoint) and $proxy (its pid).
+proxy() {
+  rm -f "$D/proxy.port"
+  node "$(dirname "$0")/s3_proxy.mjs" "$AWS_ENDPOINT_URL" "$1" >"$D/proxy.port" 2>"$D/proxy.err" &
   proxy=$!
   for _ in $(seq 1 100); do [[ -s "$D/proxy.port" ]] && break; sleep 0.05; done
   P="http://127.0.0.1:$(cat "$D/proxy.port")"
+}
+if command -v node >/dev/null; then
+  # A server that ignores If-None-Match (refused conditional PUTs answered 200) is detected
+  # before the first commit: commits are refused unless LITHIFY_S3_UNSAFE_COMMITS=1.
+  proxy ignore-condition
   U="s3://$LITHIFY_TEST_S3_BUCKET/$prefix/unsafe"
   run 1 "create through a server ignoring If-None-Match" -- env AWS_ENDPOINT_URL="$P" "$LITHIFY" create "$U" --schema "id long"
   expect "$ERR" "ignores If-None-Match.*LITHIFY_S3_UNSAFE_COMMITS=1" "the refusal names the problem and the override"
   run 1 "scan: nothing was committed" -- "$LITHIFY" scan "$U" --count
   run 0 "create with LITHIFY_S3_UNSAFE_COMMITS=1" -- env AWS_ENDPOINT_URL="$P" LITHIFY_S3_UNSAFE_COMMITS=1 "$LITHIFY" create "$U" --schema "id long"
   kill "$proxy"; wait "$proxy" 2>/dev/null
+  # Every successful PUT's reply is lost: the retried commit meets its own object and reads
+  # it back (the same bytes: the commit is ours), so create and appends succeed once each.
+  proxy lose-replies
+  LR="s3://$LITHIFY_TEST_S3_BUCKET/$prefix/lost"
+  run 0 "create while PUT replies are lost" -- env AWS_ENDPOINT_URL="$P" "$LITHIFY" create "$LR" --schema "id long"
+  run 0 "append while PUT replies are lost" -- env AWS_ENDPOINT_URL="$P" "$LITHIFY" append "$LR" --generate 25 --no-auto-compact
+  run 0 "append again while PUT replies are lost" -- env AWS_ENDPOINT_URL="$P" "$LITHIFY" append "$LR" --generate 25 --seed 2 --no-auto-compact
+  kill "$proxy"; wait "$proxy" 2>/dev/null
+  run 0 "lost replies: rows" -- "$LITHIFY" scan "$LR" --count
+  expect "$OUT" "^50$" "lost replies: each append's rows once"
+  run 0 "lost replies: history" -- "$LITHIFY" describe history "$LR" --json
+  n=$(grep -o '"operation":"WRITE"' "$OUT" | wc -l)
+  [[ $n == 2 ]] && echo "ok: lost replies: 2 WRITE commits" || { echo "FAIL: lost replies: $n WRITE commits, wanted 2"; fail=1; }
 else
   echo "FAIL: node not found (scripts/install-deps.sh installs it)"; fail=1
 fi

@@ -21,6 +21,7 @@ struct ThreadHandle {
     if (curl != nullptr) curl_easy_cleanup(curl);
   }
   CURL* curl = nullptr;
+  bool used = false;  // a request went through this handle (so a connection may be kept)
 };
 
 size_t OnBody(char* p, size_t size, size_t n, void* user) {
@@ -49,10 +50,13 @@ size_t OnHeader(char* p, size_t size, size_t n, void* user) {
 
 }  // namespace
 
-Result<HttpResponse> Perform(const HttpRequest& request, bool* sent) {
+Result<HttpResponse> Perform(const HttpRequest& request, bool* sent, bool* maybe_resent) {
   thread_local ThreadHandle handle;
   CURL* curl = handle.curl;
   *sent = false;
+  if (maybe_resent != nullptr) *maybe_resent = false;
+  const bool had_connection = handle.used;
+  handle.used = true;
   if (curl == nullptr) return Status::IOError("{}: curl_easy_init failed", request.url);
   curl_easy_reset(curl);
   HttpResponse response;
@@ -102,6 +106,11 @@ Result<HttpResponse> Perform(const HttpRequest& request, bool* sent) {
   }
   *sent = true;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  // A new connection although one was open: the old one was found dead -- possibly only
+  // after the request went out on it, and libcurl then sent it again.
+  long connects = 0;
+  curl_easy_getinfo(curl, CURLINFO_NUM_CONNECTS, &connects);
+  if (maybe_resent != nullptr) *maybe_resent = had_connection && connects > 0;
   return response;
 }
 

@@ -30,7 +30,10 @@ struct HttpResponse {
 
 // Sends the request. An error Status only when no HTTP reply arrived (connection refused,
 // reset, timeout): IOError naming the URL and curl's reason, marked by `*sent` whether
-// the request may have reached the server (the reply was lost).
-Result<HttpResponse> Perform(const HttpRequest& request, bool* sent);
+// the request may have reached the server (the reply was lost). On a reply, `*sent` is
+// true and `*maybe_resent` tells whether libcurl may have sent the request twice: it
+// re-sends by itself when a reused keep-alive connection dies without a reply, so the
+// reply can answer a second copy of a request the server already applied.
+Result<HttpResponse> Perform(const HttpRequest& request, bool* sent, bool* maybe_resent = nullptr);
 
 }  // namespace lithify::io::s3

@@ -249,8 +249,9 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     for (int attempt = 0; attempt < o_.max_attempts; ++attempt) {
       if (attempt > 0) Backoff(attempt);
       HttpRequest req = Build(call, payload_hash);
-      bool sent = false;
-      auto r = Perform(req, &sent);
+      bool sent = false, maybe_resent = false;
+      auto r = Perform(req, &sent, &maybe_resent);
+      if (r.ok() && maybe_resent && uncertain != nullptr) *uncertain = true;
       if (!r.ok()) {
         if (sent && uncertain != nullptr) *uncertain = true;
         last = r.status();
@@ -412,14 +413,11 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, ConditionalPut(loc, loc.key, data, &uncertain));
     if (r.status == 200) return Status::OK();
     if (r.status == 412 || r.status == 409) {
-      if (uncertain) {
-        // An earlier attempt may have written it: ours if the bytes are ours.
-        auto existing = ReadFile(path);
-        if (existing.ok() && existing->size() == data.size() &&
-            std::equal(data.begin(), data.end(), existing->data())) {
-          return Status::OK();
-        }
-      }
+      // When an earlier copy of this PUT may have been applied -- our retry, or libcurl's
+      // own re-send on a reused connection that died without a reply (http.h) -- the 412
+      // may answer our own write: ours if the bytes are ours (a commit's bytes name its own
+      // files and time, so another writer's do not match).
+      if (uncertain && SameContent(path, data)) return Status::OK();
       return Status::AlreadyExists("{}: already exists", path);
     }
     return ErrorFor("PUT", path, r);
@@ -491,6 +489,13 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
   }
 
   const S3Options& options() const { return o_; }
+
+  // Whether the object at `path` holds exactly `data`.
+  bool SameContent(std::string_view path, ByteView data) {
+    auto existing = ReadFile(path);
+    return existing.ok() && existing->size() == data.size() &&
+           std::equal(data.begin(), data.end(), existing->data());
+  }
 
   // A HEAD reply has no body, so S3's error code and message are not in it: ask again
   // with a one-byte GET, whose reply carries them (only on the error path).
@@ -583,11 +588,13 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     std::string dir = loc.key.substr(0, loc.key.rfind('/') == std::string::npos ? 0 : loc.key.rfind('/') + 1);
     std::string probe = fmt::format("{}.lithify-probe-{:016x}", dir, Random64());
     bool uncertain = false;
-    LITHIFY_ASSIGN_OR_RETURN(HttpResponse first, ConditionalPut(loc, probe, AsBytes("probe"), &uncertain));
-    if (first.status != 200 && !(uncertain && first.status == 412)) {
+    // The probe's content is its unique name, so that a 412 echoing our own first write
+    // (see PutIfAbsent) is recognised.
+    LITHIFY_ASSIGN_OR_RETURN(HttpResponse first, ConditionalPut(loc, probe, AsBytes(probe), &uncertain));
+    if (first.status != 200 && !(uncertain && first.status == 412 && SameContent(loc.Uri(probe), AsBytes(probe)))) {
       return ErrorFor("PUT", loc.Uri(probe), first).WithContext("checking that the server honours If-None-Match");
     }
-    LITHIFY_ASSIGN_OR_RETURN(HttpResponse second, ConditionalPut(loc, probe, AsBytes("probe"), &uncertain));
+    LITHIFY_ASSIGN_OR_RETURN(HttpResponse second, ConditionalPut(loc, probe, AsBytes(probe), &uncertain));
     Status cleanup = Delete(loc.Uri(probe));
     (void)cleanup;
     if (second.status != 412 && second.status != 409) {

@@ -15,9 +15,10 @@
 //   PutIfAbsent       PUT with If-None-Match: * (412/409 -> AlreadyExists)
 //   Delete / DeleteMany   DELETE / DeleteObjects in batches of 1,000
 // Every request has a timeout and is retried with jittered exponential backoff on
-// connection errors, 5xx, SlowDown and RequestTimeout. A conditional PUT whose outcome is
-// unknown (the reply was lost) and that then meets an existing object is resolved by
-// reading the object back: the same bytes mean the earlier attempt won.
+// connection errors, 5xx, SlowDown and RequestTimeout. A conditional PUT that meets an
+// existing object (412) after an earlier copy of it may have been applied (our retry, or
+// libcurl's own re-send on a reused connection that died without a reply, see http.h)
+// reads the object back: the same bytes mean our write won and only its reply was lost.
 //
 // Before the first PutIfAbsent into a bucket the backend checks that the server honours
 // If-None-Match (a conditional PUT of a probe object it just created must answer 412; the
