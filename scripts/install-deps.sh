@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything lithify needs to build and test on a fresh Debian 12 machine:
-# the Debian packages (compiler, codecs, test frameworks, sanitizers) and the npm
+# the Debian packages (compiler, codecs, test frameworks, sanitizers, libcurl and OpenSSL
+# for the S3 backend, Ceph's RADOS Gateway as the S3 test server) and the npm
 # packages the test oracle uses (DuckDB) and the panel's browser test (playwright-core,
 # driving Debian's chromium). Idempotent; safe to run repeatedly.
 set -euo pipefail
@@ -15,6 +16,8 @@ pkgs=(
   clang-14 libclang-rt-14-dev
   nodejs npm
   chromium
+  libcurl4-openssl-dev libssl-dev
+  radosgw ceph-mon ceph-osd ceph-common uuid-runtime curl
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -44,14 +44,19 @@ run 2 'append --from ""' -- "$LITHIFY" append "$T" --from ""
 expect "$ERR" '--from is an empty or blank path' 'append --from "" names the flag'
 
 # URIs of schemes without a storage backend are refused as such (not as "not a Delta
-# table"); file: URIs open the local file system.
+# table"); file: URIs open the local file system; s3:// is served (tests/cli/s3.sh), and
+# without credentials says so rather than treating the URI as a path.
 run 0 "scan file://" -- "$LITHIFY" scan "file://$T"
-for u in s3://bucket/t abfs://c@a.dfs.core.windows.net/t az://c/t gs://b/t; do
+for u in abfs://c@a.dfs.core.windows.net/t az://c/t gs://b/t; do
   run 1 "scan $u" -- "$LITHIFY" scan "$u"
   expect "$ERR" "URIs are not supported yet: $u" "scan $u message"
 done
-run 1 "append --from s3://" -- "$LITHIFY" append "$T" --from s3://b/x.csv
-expect "$ERR" 'URIs are not supported yet: s3://b/x.csv' 'append --from URI message'
+run 1 "append --from gs://" -- "$LITHIFY" append "$T" --from gs://b/x.csv
+expect "$ERR" 'URIs are not supported yet: gs://b/x.csv' 'append --from URI message'
+noaws=(env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_PROFILE HOME="$D" AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent)
+run 1 "scan s3:// without credentials" -- "${noaws[@]}" "$LITHIFY" scan s3://bucket/t
+expect "$ERR" 's3://bucket/t.*no S3 credentials' 'scan s3:// without credentials names the URI and the settings'
+reject "$ERR" 'not supported yet' 'scan s3:// is served'
 
 # Unknown commands say so; argument errors under --json print a JSON error object.
 run 2 "lithify bogus" -- "$LITHIFY" bogus

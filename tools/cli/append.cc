@@ -17,6 +17,8 @@
 #include "lithify/commands/append.h"
 #include "lithify/expr/value.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/io/registry.h"
+#include "lithify/io/uri.h"
 #include "lithify/parquet/compression.h"
 #include "tools/cli/auto_compact_render.h"
 #include "tools/cli/cli.h"
@@ -172,7 +174,21 @@ Status RunAppend(const AppendFlags& f, const Context& ctx) {
     };
   }
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  Result<commands::AppendResult> r = commands::AppendRows(loc.fs(), loc.path(), spec);
+  // Inputs may live elsewhere than the table (local files into an s3:// table, ...): then
+  // every path goes to the store of its own scheme (file: inputs resolved to local paths).
+  io::FileSystem* fs = loc.fs();
+  std::shared_ptr<io::FileSystem> routing;
+  for (std::string& in : spec.inputs) {
+    if (io::SchemeOf(in) == "file") {
+      LITHIFY_ASSIGN_OR_RETURN(in, io::FileUriToPath(in));
+    }
+    if (io::SplitUri(in).ok() != io::SplitUri(loc.path()).ok() ||
+        (io::HasScheme(in) && io::SchemeOf(in) != io::SchemeOf(loc.path()))) {
+      routing = io::NewRoutingFileSystem();
+    }
+  }
+  if (routing) fs = routing.get();
+  Result<commands::AppendResult> r = commands::AppendRows(fs, loc.path(), spec);
   if (progress_shown) std::fprintf(stderr, "\n");
   if (!r.ok()) return r.status();
   return AfterCommit(CommittedText(f.table, r->commit.version, r->auto_compaction), Print(f, *r, ctx));

@@ -8,6 +8,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/io/registry.h"
+#include "lithify/io/s3/s3_filesystem.h"
 
 namespace lithify::cli {
 
@@ -36,6 +37,6 @@ Result<OpenedLocation> OpenLocation(const std::string& location) {
   return OpenedLocation(std::move(opened.fs), std::move(opened.path), location, std::move(counting));
 }
 
-void RegisterStorageBackends() {}
+void RegisterStorageBackends() { io::s3::RegisterS3FileSystem(); }
 
 }  // namespace lithify::cli

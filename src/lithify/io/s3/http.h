@@ -1,0 +1,39 @@
+// One HTTP request over libcurl, with a connection kept per thread.
+//
+// Thread-safety: Perform may be called from any number of threads; each thread reuses its
+// own curl handle (and so its keep-alive connection).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "lithify/base/buffer.h"
+#include "lithify/base/result.h"
+
+namespace lithify::io::s3 {
+
+struct HttpRequest {
+  std::string method;  // GET, HEAD, PUT, POST, DELETE
+  std::string url;
+  std::map<std::string, std::string> headers;  // names lower case
+  ByteView body;
+  // The whole request, so that nothing ever hangs (a transfer that stalls for 30 s fails
+  // sooner).
+  long timeout_ms = 300000;
+};
+
+struct HttpResponse {
+  long status = 0;
+  std::map<std::string, std::string> headers;  // names lower case
+  std::string body;
+};
+
+// Sends the request. An error Status only when no HTTP reply arrived (connection refused,
+// reset, timeout): IOError naming the URL and curl's reason, marked by `*sent` whether
+// the request may have reached the server (the reply was lost). On a reply, `*sent` is
+// true and `*maybe_resent` tells whether libcurl may have sent the request twice: it
+// re-sends by itself when a reused keep-alive connection dies without a reply, so the
+// reply can answer a second copy of a request the server already applied.
+Result<HttpResponse> Perform(const HttpRequest& request, bool* sent, bool* maybe_resent = nullptr);
+
+}  // namespace lithify::io::s3

@@ -1,0 +1,44 @@
+// AWS Signature Version 4 for S3 requests, on OpenSSL's SHA-256 and HMAC.
+//
+// Signs a request in the header form (Authorization + x-amz-date + x-amz-content-sha256):
+// the canonical request is built from the method, the already-encoded path, the query
+// parameters (encoded here), every header the caller passes (all of them are signed) and
+// the payload hash. The caller sends exactly the headers returned.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "lithify/base/buffer.h"
+
+namespace lithify::io::s3 {
+
+struct Credentials {
+  std::string access_key;
+  std::string secret_key;
+  std::string session_token;  // empty unless temporary credentials
+};
+
+// Lower-case hex SHA-256 of `data`.
+std::string Sha256Hex(ByteView data);
+// Base64 of the MD5 of `data` (the Content-MD5 header DeleteObjects requires).
+std::string Md5Base64(ByteView data);
+
+// S3's URI encoding: every byte except A-Z a-z 0-9 - . _ ~ becomes %XX (upper-case hex);
+// '/' is kept when `keep_slash` (object keys in paths) and encoded otherwise (query values).
+std::string UriEncode(std::string_view s, bool keep_slash);
+
+// Adds x-amz-date, x-amz-content-sha256, x-amz-security-token (with a session token) and
+// Authorization to `headers` (keys lower case; "host" must be there already).
+// `encoded_path` is the request path as sent ("/bucket/a%20b"); `query` is unencoded.
+void SignRequest(std::string_view method, std::string_view encoded_path,
+                 const std::map<std::string, std::string>& query, std::string_view payload_sha256,
+                 const Credentials& creds, std::string_view region, std::time_t now,
+                 std::map<std::string, std::string>* headers);
+
+}  // namespace lithify::io::s3
