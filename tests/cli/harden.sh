@@ -3,24 +3,7 @@
 # property values that would break later commands, --explain as a plan, consistent usage
 # errors, empty inputs, the spill directory, short error excerpts, generated partitions.
 set -u
-fail=0
-OUT=$(mktemp) ERR=$(mktemp)
-run() {  # run EXPECTED_RC DESCRIPTION -- CMD...
-  local want=$1 what=$2; shift 3
-  "$@" >"$OUT" 2>"$ERR"
-  local rc=$?
-  if [[ $rc != "$want" ]]; then
-    echo "FAIL: $what: exit $rc, wanted $want"; head -c 2000 "$ERR"; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
-expect() {  # expect FILE REGEX DESCRIPTION
-  grep -Eq -- "$2" "$1" || { echo "FAIL: $3: /$2/ not in $(basename "$1"):"; head -c 2000 "$1"; echo; fail=1; }
-}
-reject() {  # reject FILE REGEX DESCRIPTION
-  ! grep -Eq -- "$2" "$1" || { echo "FAIL: $3: /$2/ found"; fail=1; }
-}
+source "$(dirname "$0")/lib.sh"
 D=$(mktemp -d)
 cd "$D" || exit 1   # a blank path would otherwise mean this folder
 
