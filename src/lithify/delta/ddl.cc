@@ -13,6 +13,7 @@
 #include "lithify/base/byte_size.h"
 #include "lithify/base/macros.h"
 #include "lithify/base/nesting.h"
+#include "lithify/base/utf8.h"
 #include "lithify/base/uuid.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/json_util.h"
@@ -116,6 +117,10 @@ class DdlParser {
         } else if (!AtEnd() && s_[pos_] == '`') {
           name += '`';
           ++pos_;
+        } else if (!IsValidUtf8(name)) {
+          // SchemaToJson would store U+FFFD for the bad bytes: another name than given.
+          pos_ = start;
+          return Expected("a quoted name of valid UTF-8");
         } else {
           return name;
         }
@@ -134,7 +139,11 @@ class DdlParser {
     std::string out;
     while (!AtEnd()) {
       char c = s_[pos_++];
-      if (c == quote) return out;
+      if (c == quote) {
+        if (IsValidUtf8(out)) return out;
+        pos_ = start;
+        return Expected("a string of valid UTF-8");
+      }
       if (c == '\\' && !AtEnd()) {
         char e = s_[pos_++];
         out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
