@@ -6,10 +6,14 @@
 #   deletion_vector_fuzz                 **/deletion_vector_*.bin
 #   iceberg_avro_fuzz                    **/*.avro (Iceberg manifest lists and manifests)
 #   iceberg_metadata_fuzz                **/*.metadata.json
+# and from the repository's own small seeds (tests/fuzz/seeds/<kind>/):
+#   predicate_fuzz                       tests/fuzz/seeds/predicate (--where texts)
+#   ddl_fuzz                             tests/fuzz/seeds/ddl (DDL and schema strings)
+#   scenario_fuzz                        tests/fuzz/seeds/scenario + docs/scenarios/*.json
 #
 # Usage: scripts/fuzz.sh [target...]           (default: every target)
 # Environment:
-#   LITHIFY_FUZZ_SECONDS   seconds per target (default 30: six targets stay near three
+#   LITHIFY_FUZZ_SECONDS   seconds per target (default 20: nine targets stay near three
 #                          minutes of fuzzing in CI; raise it for a deeper local run)
 #   LITHIFY_FUZZ_CORPUS    seed source directory (default <repo>/../shared/corpus)
 #   LITHIFY_FUZZ_JOBS      build parallelism (default nproc)
@@ -19,11 +23,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bdir="${LITHIFY_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-seconds="${LITHIFY_FUZZ_SECONDS:-30}"
+seconds="${LITHIFY_FUZZ_SECONDS:-20}"
 corpus_src="${LITHIFY_FUZZ_CORPUS:-$root/../shared/corpus}"
 jobs="${LITHIFY_FUZZ_JOBS:-$(nproc)}"
 all_targets=(parquet_reader_fuzz metadata_fuzz delta_actions_fuzz deletion_vector_fuzz iceberg_avro_fuzz
-             iceberg_metadata_fuzz)
+             iceberg_metadata_fuzz predicate_fuzz ddl_fuzz scenario_fuzz)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 # Seeds larger than this slow every mutation down without adding much coverage.
@@ -51,6 +55,9 @@ seed_kind() {
     deletion_vector_fuzz) echo delta-dvs ;;
     iceberg_avro_fuzz) echo iceberg-avro ;;
     iceberg_metadata_fuzz) echo iceberg-metadata ;;
+    predicate_fuzz) echo predicate ;;
+    ddl_fuzz) echo ddl ;;
+    scenario_fuzz) echo scenario ;;
     *) echo parquet ;;
   esac
 }
@@ -73,6 +80,13 @@ for t in "${targets[@]}"; do
   [[ -n "${seeds_made[$kind]:-}" ]] && continue
   seeds_made[$kind]=1
   mkdir -p "$work/seeds-$kind"
+  # Kinds with committed seeds (text inputs the shared corpus does not hold).
+  if [[ -d "$root/tests/fuzz/seeds/$kind" ]]; then
+    cp "$root/tests/fuzz/seeds/$kind"/* "$work/seeds-$kind/"
+    [[ $kind == scenario ]] && cp "$root"/docs/scenarios/*.json "$work/seeds-$kind/"
+    echo "== fuzz: $(find "$work/seeds-$kind" -type f | wc -l) $kind seed files"
+    continue
+  fi
   [[ -d "$corpus_src" ]] || continue
   # Name seeds by content hash: identical files collapse into one.
   set_find_args "$kind"

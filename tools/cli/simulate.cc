@@ -40,12 +40,8 @@ Result<nlohmann::json> ReadScenarioFile(const std::string& path) {
   if (!in) return Status::IOError("{}: cannot open the scenario file", path);
   std::stringstream text;
   text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false,
-                                           /*ignore_comments=*/true);
-  if (j.is_discarded()) {
-    return Status::InvalidArgument("usage: {}: not valid JSON", path);
-  }
-  if (!j.is_object()) return Status::InvalidArgument("usage: {}: a scenario is a JSON object", path);
+  Result<nlohmann::json> j = sim::ParseScenarioJson(text.str());
+  if (!j.ok()) return Status::InvalidArgument("usage: {}: {}", path, j.status().message());
   return j;
 }
 

@@ -1,3 +1,4 @@
+#include "lithify/base/nesting.h"
 #include "lithify/commands/describe.h"
 
 #include <algorithm>
@@ -43,6 +44,8 @@ std::string LogicalPath(const delta::StructType& schema, delta::ColumnMappingMod
 // yield no columns (describe is a report, not a validator).
 std::vector<std::vector<std::string>> ClusteringPaths(const std::string& configuration) {
   std::vector<std::vector<std::string>> out;
+  // (Deeper than any configuration: refused before a tree is built, like malformed text.)
+  if (JsonNestedDeeper(configuration)) return out;
   nlohmann::json j = nlohmann::json::parse(configuration, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("clusteringColumns") || !j["clusteringColumns"].is_array()) return out;
   for (const auto& c : j["clusteringColumns"]) {
@@ -203,7 +206,11 @@ nlohmann::ordered_json HistoryEntryToJson(const HistoryEntry& e) {
   nlohmann::ordered_json j;
   j["version"] = e.version;
   j["timestamp"] = IsoMillisText(e.timestamp_ms);
-  nlohmann::json ci = e.commit_info ? nlohmann::json::parse(*e.commit_info, nullptr, false) : nlohmann::json::object();
+  // The fields are copied into the output and dumped, both recursively: a commitInfo
+  // nested deeper than the shared limit is shown as empty, like an unparseable one.
+  nlohmann::json ci = e.commit_info && !JsonNestedDeeper(*e.commit_info)
+                          ? nlohmann::json::parse(*e.commit_info, nullptr, false)
+                          : nlohmann::json::object();
   if (!ci.is_object()) ci = nlohmann::json::object();
   for (const char* k : kHistoryFields) {
     if (ci.contains(k)) j[k] = ci[k];

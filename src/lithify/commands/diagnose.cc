@@ -1,3 +1,4 @@
+#include "lithify/base/nesting.h"
 #include "lithify/commands/diagnose.h"
 
 #include <algorithm>
@@ -374,6 +375,7 @@ Status AutoCompaction(const Facts& f, Diagnosis* d) {
 
 // ZCUBE_ZORDER_BY is a JSON array of logical names; compare as a list of strings.
 bool SameKeys(const std::string& tag, const std::vector<std::string>& columns) {
+  if (JsonNestedDeeper(tag)) return false;
   nlohmann::json j = nlohmann::json::parse(tag, nullptr, /*allow_exceptions=*/false);
   if (!j.is_array() || j.size() != columns.size()) return false;
   for (size_t i = 0; i < columns.size(); ++i) {

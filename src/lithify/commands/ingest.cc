@@ -18,6 +18,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 #include "lithify/parquet/file_reader.h"
 
 namespace lithify::commands {
@@ -520,8 +521,6 @@ class JsonParser {
   }
 
  private:
-  static constexpr int kMaxDepth = 128;
-
   Status Error(std::string_view what) const {
     return Status::InvalidArgument("invalid JSON at byte {}: {}", i_ + 1, what);
   }
@@ -535,9 +534,13 @@ class JsonParser {
   }
 
   Status ParseValue(JNode* out, int depth) {
-    if (depth > kMaxDepth) return Error("nesting deeper than 128 levels");
     if (i_ >= t_.size()) return Error("unexpected end of line");
     char c = t_[i_];
+    // `depth` containers enclose this value; one more would pass the shared limit (the
+    // tree is walked recursively afterwards, so it is refused before it is built).
+    if ((c == '{' || c == '[') && depth >= kMaxJsonNesting) {
+      return Error(fmt::format("JSON nested deeper than {} levels", kMaxJsonNesting));
+    }
     switch (c) {
       case '{': return ParseObject(out, depth);
       case '[': return ParseArray(out, depth);

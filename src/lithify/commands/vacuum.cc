@@ -1,3 +1,4 @@
+#include "lithify/base/nesting.h"
 #include "lithify/commands/vacuum.h"
 
 #include <algorithm>
@@ -137,7 +138,9 @@ Result<std::optional<int64_t>> ReadLastVacuumInfo(io::FileSystem* fs, const std:
     if (bytes.status().IsNotFound()) return std::optional<int64_t>();
     return bytes.status();
   }
-  auto j = nlohmann::json::parse(bytes->data(), bytes->data() + bytes->size(), nullptr, false);
+  const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+  if (JsonNestedDeeper(text)) return std::optional<int64_t>();  // unreadable, as malformed
+  auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   if (!j.is_object()) return std::optional<int64_t>();
   auto it = j.find("latestCommitVersionOutsideOfRetentionWindow");
   if (it == j.end() || !it->is_number_integer()) return std::optional<int64_t>();
@@ -414,6 +417,10 @@ Result<std::optional<nlohmann::json>> VacuumCommitInfo(io::FileSystem* fs, const
     const std::string_view line = text.substr(start, end - start);
     start = end + 1;
     if (line.find("\"commitInfo\"") == std::string_view::npos) continue;
+    if (JsonNestedDeeper(line)) {
+      return Status::Corruption("{}/{}: commitInfo line nested deeper than {} levels", kLogDirName,
+                                delta::CommitFileName(f.name.version), kMaxJsonNesting);
+    }
     auto j = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
     if (!j.is_object()) {
       return Status::Corruption("{}/{}: malformed commitInfo line", kLogDirName,

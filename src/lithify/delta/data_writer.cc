@@ -1,3 +1,4 @@
+#include "lithify/base/nesting.h"
 #include "lithify/delta/data_writer.h"
 
 #include <fmt/format.h>
@@ -45,6 +46,7 @@ std::map<std::string, int32_t> NestedIds(const StructField& f) {
   std::map<std::string, int32_t> out;
   auto it = f.metadata.find("delta.columnMapping.nested.ids");
   if (it == f.metadata.end()) return out;
+  if (JsonNestedDeeper(it->second)) return out;
   nlohmann::json j = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return out;
   for (auto& [k, v] : j.items()) {

@@ -12,6 +12,8 @@
 
 #include "lithify/base/byte_size.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
+#include "lithify/base/utf8.h"
 #include "lithify/base/uuid.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/json_util.h"
@@ -24,7 +26,6 @@ namespace {
 using Kind = DataType::Kind;
 using OJson = nlohmann::ordered_json;
 
-constexpr int kMaxDdlDepth = 64;
 constexpr size_t kMaxClusteringColumns = 4;  // clusteredTable.numClusteringColumnsLimit
 constexpr int64_t kDefaultNumIndexedCols = 32;
 
@@ -116,6 +117,10 @@ class DdlParser {
         } else if (!AtEnd() && s_[pos_] == '`') {
           name += '`';
           ++pos_;
+        } else if (!IsValidUtf8(name)) {
+          // SchemaToJson would store U+FFFD for the bad bytes: another name than given.
+          pos_ = start;
+          return Expected("a quoted name of valid UTF-8");
         } else {
           return name;
         }
@@ -134,7 +139,11 @@ class DdlParser {
     std::string out;
     while (!AtEnd()) {
       char c = s_[pos_++];
-      if (c == quote) return out;
+      if (c == quote) {
+        if (IsValidUtf8(out)) return out;
+        pos_ = start;
+        return Expected("a string of valid UTF-8");
+      }
       if (c == '\\' && !AtEnd()) {
         char e = s_[pos_++];
         out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
@@ -196,7 +205,10 @@ class DdlParser {
   }
 
   Result<DataType> ParseType(int depth) {
-    if (depth > kMaxDdlDepth) return Status::InvalidArgument("schema DDL: nested deeper than {}", kMaxDdlDepth);
+    if (depth > kMaxTypeNesting) {
+      return Status::InvalidArgument("schema DDL: at position {}: type nested deeper than {} levels", pos_,
+                                     kMaxTypeNesting);
+    }
     SkipWs();
     size_t at = pos_;
     std::string w = Lower(Word());
@@ -264,7 +276,9 @@ OJson TypeJson(const DataType& t);
 OJson MetadataJson(const std::map<std::string, std::string>& md) {
   OJson out = OJson::object();
   for (const auto& [k, v] : md) {
-    OJson parsed = OJson::parse(v, nullptr, /*allow_exceptions=*/false);
+    // (The value is dumped again with the schema: a deep one is kept as a string.)
+    OJson parsed = JsonNestedDeeper(v) ? OJson(OJson::value_t::discarded)
+                                       : OJson::parse(v, nullptr, /*allow_exceptions=*/false);
     out[k] = parsed.is_discarded() ? OJson(v) : std::move(parsed);
   }
   return out;
@@ -767,6 +781,7 @@ Result<std::string> ClusteringDomainJson(const StructType& schema, ColumnMapping
 std::vector<std::vector<std::string>> LogicalClustering(const StructType& schema, ColumnMappingMode mode,
                                                         const std::string& configuration) {
   std::vector<std::vector<std::string>> out;
+  if (JsonNestedDeeper(configuration)) return out;
   OJson j = OJson::parse(configuration, nullptr, false);
   if (!j.is_object() || !j.contains("clusteringColumns") || !j["clusteringColumns"].is_array()) return out;
   for (const auto& c : j["clusteringColumns"]) {

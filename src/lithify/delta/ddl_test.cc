@@ -128,6 +128,10 @@ TEST(SchemaDdl, ErrorsNameThePositionAndWhatWasExpected) {
   std::string deep;
   for (int i = 0; i < 200; ++i) deep += "array<";
   EXPECT_NE(DdlError("a " + deep + "int").find("nested deeper"), std::string::npos);
+  // Bytes that are not UTF-8 would be stored as U+FFFD (another name than given): refused.
+  EXPECT_NE(DdlError("`a\xff" "b` int").find("expected a quoted name of valid UTF-8"), std::string::npos);
+  EXPECT_NE(DdlError("a int COMMENT 'x\xc3'").find("expected a string of valid UTF-8"), std::string::npos);
+  EXPECT_EQ(Ddl("`caf\xc3\xa9` int COMMENT '\xe2\x82\xac'").fields[0].name, "caf\xc3\xa9");
 }
 
 // ---- schema JSON --------------------------------------------------------------------

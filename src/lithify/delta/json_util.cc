@@ -3,38 +3,15 @@
 #include <limits>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 
 namespace lithify::delta::json {
 
-namespace {
-
-constexpr int kMaxDepth = 128;
-
-// Scans bracket depth outside strings; nlohmann's parser itself is iterative, but deep
-// values are pointless in the log and costly to destroy, so they are refused up front.
-bool TooDeep(std::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return true;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 Result<Json> Parse(std::string_view text) {
-  if (TooDeep(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxDepth);
+  // nlohmann's parser and destructor are iterative, but its dump, copy and comparison
+  // recurse, as do the walks over parsed actions: deep documents are refused up front.
+  if (JsonNestedDeeper(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxJsonNesting);
   Json j = Json::parse(text.begin(), text.end(), /*cb=*/nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Corruption("malformed JSON");
   return j;
@@ -173,7 +150,7 @@ class Echo : public Json::json_sax_t {
 }  // namespace
 
 Status SaxParse(std::string_view text, Json::json_sax_t* sax, std::string_view stopped) {
-  if (TooDeep(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxDepth);
+  if (JsonNestedDeeper(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxJsonNesting);
   NoThrowSax guard(sax);
   if (!Json::sax_parse(text.begin(), text.end(), &guard)) {
     return Status::Corruption("{}", guard.malformed() ? std::string_view("malformed JSON") : stopped);

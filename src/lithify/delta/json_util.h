@@ -22,9 +22,10 @@ namespace lithify::delta::json {
 
 using Json = nlohmann::json;
 
-// Parses one JSON document. Corruption for malformed JSON or nesting deeper than 128
-// (the deepest legitimate action is a few levels; the limit keeps hostile input from
-// exhausting the stack).
+// Parses one JSON document. Corruption for malformed JSON or nesting deeper than
+// kMaxJsonNesting (base/nesting.h: 1000) levels, checked on the text before anything is
+// built (the deepest legitimate action is a few levels, a schema string three per type
+// level; the limit keeps hostile input from exhausting the stack later).
 Result<Json> Parse(std::string_view text);
 
 // Serializes compactly; invalid UTF-8 in strings is replaced (never throws).

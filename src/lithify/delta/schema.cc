@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 #include "lithify/delta/json_util.h"
 
 namespace lithify::delta {
@@ -17,8 +18,6 @@ namespace lithify::delta {
 using json::Json;
 
 namespace {
-
-constexpr int kMaxTypeDepth = 64;
 
 Result<DataType> ParseType(const Json& j, int depth);
 
@@ -70,7 +69,7 @@ Result<StructField> ParseField(const Json& j, int depth) {
 }
 
 Result<DataType> ParseType(const Json& j, int depth) {
-  if (depth > kMaxTypeDepth) return Status::Corruption("schema nested deeper than {}", kMaxTypeDepth);
+  if (depth > kMaxTypeNesting) return Status::Corruption("schema nested deeper than {} levels", kMaxTypeNesting);
   if (j.is_string()) return ParsePrimitive(j.get<std::string>());
   if (!j.is_object()) return Status::Corruption("data type is neither a name nor an object");
   LITHIFY_ASSIGN_OR_RETURN(std::string kind, json::ReqString(j, "type"));

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 
 namespace lithify::expr {
 
@@ -347,32 +348,67 @@ class Parser {
     std::vector<Expr> parts;
     LITHIFY_ASSIGN_OR_RETURN(Expr first, (this->*sub)());
     parts.push_back(std::move(first));
+    int depth = levels_;
     while (IsKeyword(kw)) {
       Take();
       if (Peek().kind == Tok::kEnd) return ExpectedAfter("a predicate", kw);
       LITHIFY_ASSIGN_OR_RETURN(Expr next, (this->*sub)());
       parts.push_back(std::move(next));
+      depth = std::max(depth, levels_);
     }
+    levels_ = depth;
     if (parts.size() == 1) return std::move(parts[0]);
+    LITHIFY_RETURN_NOT_OK(AddLevel());
     return kw == "OR" ? Expr::Or(std::move(parts)) : Expr::And(std::move(parts));
+  }
+
+  // Two bounds keep every recursive walk of the input and of the tree (Print, Bind, the
+  // evaluators, comparison, destruction) far from the end of the stack:
+  //  - levels: AND, OR and NOT nodes inside one another, at most kMaxPredicateNesting;
+  //    checked as each node is made, so no deeper tree is ever built;
+  //  - open parentheses and NOTs (this parser's recursion), at most twice that, which is
+  //    what the canonical text of the deepest tree needs (ToString writes "NOT (...)"
+  //    and parenthesizes nested groups), so Parse(ToString(e)) accepts every e Parse
+  //    returns.
+  Status Descend() {
+    if (++open_ > 2 * kMaxPredicateNesting) {
+      return Status::InvalidArgument("position {}: predicate nested deeper than {} levels of "
+                                     "parentheses and NOTs",
+                                     Peek().pos, 2 * kMaxPredicateNesting);
+    }
+    return Status::OK();
+  }
+  Status AddLevel() {
+    if (++levels_ > kMaxPredicateNesting) {
+      return Status::InvalidArgument("position {}: predicate nested deeper than {} levels of "
+                                     "AND, OR and NOT",
+                                     Peek().pos, kMaxPredicateNesting);
+    }
+    return Status::OK();
   }
 
   Result<Expr> ParseNot() {
     if (!IsKeyword("NOT")) return ParsePrimary();
+    LITHIFY_RETURN_NOT_OK(Descend());
     Take();
     if (Peek().kind == Tok::kEnd) return ExpectedAfter("a predicate", "NOT");
     LITHIFY_ASSIGN_OR_RETURN(Expr e, ParseNot());
+    --open_;
+    LITHIFY_RETURN_NOT_OK(AddLevel());
     return Expr::Not(std::move(e));
   }
 
   Result<Expr> ParsePrimary() {
     if (IsSymbol("(")) {
+      LITHIFY_RETURN_NOT_OK(Descend());
       Take();
       LITHIFY_ASSIGN_OR_RETURN(Expr e, ParseOr());
       if (!IsSymbol(")")) return Unexpected("')'");
       Take();
+      --open_;
       return e;
     }
+    levels_ = 0;  // a comparison (or operand): no AND, OR or NOT below it
     LITHIFY_ASSIGN_OR_RETURN(Expr operand, ParseOperand("a predicate", nullptr));
     return ParseTail(std::move(operand));
   }
@@ -519,6 +555,8 @@ class Parser {
 
   std::vector<Token> t_;
   size_t k_ = 0;
+  int open_ = 0;    // enclosing NOTs and open parentheses
+  int levels_ = 0;  // AND/OR/NOT levels of the expression parsed last
 };
 
 // ---- printing ----

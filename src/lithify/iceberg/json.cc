@@ -3,38 +3,15 @@
 #include <limits>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 
 namespace lithify::iceberg::json {
 
-namespace {
-
-constexpr int kMaxDepth = 64;
-
-// Bracket depth outside strings: schemas nest a few levels; deep input is refused before
-// nlohmann builds (and later recursively destroys) it.
-bool TooDeep(std::string_view text) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return true;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
-
-}  // namespace
 
 Result<Json> Parse(std::string_view text) {
-  if (TooDeep(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxDepth);
+  // Refused before nlohmann builds a tree that its dump and copy (and the schema walks)
+  // would recurse through.
+  if (JsonNestedDeeper(text)) return Status::Corruption("JSON nested deeper than {} levels", kMaxJsonNesting);
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::Corruption("malformed JSON");
   return j;

@@ -23,7 +23,8 @@ namespace lithify::iceberg::json {
 
 using Json = nlohmann::json;
 
-// One JSON document; Corruption for malformed JSON or nesting deeper than 64 levels.
+// One JSON document; Corruption for malformed JSON or nesting deeper than
+// kMaxJsonNesting (base/nesting.h) levels, checked on the text first.
 Result<Json> Parse(std::string_view text);
 std::string Dump(const Json& j);
 

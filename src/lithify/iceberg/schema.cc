@@ -4,12 +4,12 @@
 #include <set>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 
 namespace lithify::iceberg {
 
 namespace {
 
-constexpr int kMaxTypeDepth = 32;
 
 std::string Trim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -160,7 +160,7 @@ std::string Type::ToString() const {
 }
 
 Result<Type> ParseType(const json::Json& j, int depth) {
-  if (depth > kMaxTypeDepth) return Status::Corruption("type nested deeper than {} levels", kMaxTypeDepth);
+  if (depth > kMaxTypeNesting) return Status::Corruption("type nested deeper than {} levels", kMaxTypeNesting);
   if (j.is_string()) return ParsePrimitive(j.get_ref<const std::string&>());
   if (!j.is_object()) return Status::Corruption("a type must be a string or an object");
   LITHIFY_ASSIGN_OR_RETURN(std::string kind, json::ReqString(j, "type"));
@@ -378,7 +378,7 @@ Result<SortOrder> ParseSortOrder(const json::Json& j) {
 namespace {
 
 Result<NameMapping::Field> ParseMappingField(const json::Json& j, int depth) {
-  if (depth > kMaxTypeDepth) return Status::Corruption("name mapping nested too deeply");
+  if (depth > kMaxTypeNesting) return Status::Corruption("name mapping nested deeper than {} levels", kMaxTypeNesting);
   NameMapping::Field f;
   LITHIFY_ASSIGN_OR_RETURN(const json::Json* names, json::OptArray(j, "names"));
   if (names != nullptr) {

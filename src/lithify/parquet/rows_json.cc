@@ -19,6 +19,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 
 namespace lithify::parquet {
 namespace {
@@ -776,7 +777,11 @@ class RowAssembler {
   // the node is the repeated node of a list/map or bare repeated field, whose entries
   // the enclosing array iterates, so here it reads as a single required value.
   Result<int> Build(int node, bool as_element, int depth) {
-    if (depth > 200) return Status::Corruption("schema nesting too deep");
+    // Schema::FromElements already bounds the tree; a bare repeated node visits itself
+    // twice (as a field, then as the element), hence the factor two of this backstop.
+    if (depth > 2 * kMaxParquetSchemaNesting) {
+      return Status::Corruption("schema nested deeper than {} levels", kMaxParquetSchemaNesting);
+    }
     const SchemaNode& sn = schema_.node(node);
     if (sn.repetition == Repetition::kRepeated && !as_element) {
       // A repeated field that is not the middle level of a LIST/MAP (a "bare" list, or

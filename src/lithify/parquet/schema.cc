@@ -16,11 +16,10 @@
 #include <utility>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 
 namespace lithify::parquet {
 namespace {
-
-constexpr int kMaxDepth = 64;
 
 bool IsGroupElement(const SchemaElement& e) {
   // A leaf that carries num_children == 0 (some writers emit it) is still a leaf.
@@ -182,8 +181,8 @@ Result<Schema> Schema::FromElements(std::vector<SchemaElement> elements) {
       Frame& top = stack.back();
       node.parent = top.node;
       node_depth = depth[top.node] + 1;
-      if (node_depth > kMaxDepth) {
-        return Status::Corruption("schema nesting deeper than {} levels", kMaxDepth);
+      if (node_depth > kMaxParquetSchemaNesting) {
+        return Status::Corruption("schema nested deeper than {} levels", kMaxParquetSchemaNesting);
       }
       const SchemaNode& parent = nodes[top.node];
       bool repeated = node.repetition == Repetition::kRepeated;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lithify/base/nesting.h"
 #include "lithify/parquet/column_batch.h"
 #include "lithify/parquet/schema.h"
 
@@ -317,11 +318,15 @@ TEST(SchemaTest, DepthLimit) {
     e.push_back(Leaf("x", kOpt));
     return e;
   };
-  EXPECT_TRUE(Schema::FromElements(nested(63)).ok());  // leaf at depth 64
-  EXPECT_FALSE(Schema::FromElements(nested(64)).ok());
-  auto r = Schema::FromElements(nested(200));
-  ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(r.status().IsCorruption());
+  // The shared limit (base/nesting.h), iteratively checked while the tree is built.
+  EXPECT_TRUE(Schema::FromElements(nested(kMaxParquetSchemaNesting - 1)).ok());  // leaf at the limit
+  for (int depth : {kMaxParquetSchemaNesting, 20000, 100000}) {
+    auto r = Schema::FromElements(nested(depth));
+    ASSERT_FALSE(r.ok()) << depth;
+    EXPECT_TRUE(r.status().IsCorruption());
+    EXPECT_NE(r.status().message().find("nested deeper than 256 levels"), std::string::npos)
+        << r.status().message();
+  }
 }
 
 TEST(SchemaTest, CopyFixesElementPointers) {

@@ -1,3 +1,4 @@
+#include "lithify/base/nesting.h"
 #include "lithify/planner/clustering.h"
 
 #include <fmt/format.h>
@@ -429,7 +430,7 @@ std::string ZCubeZOrderByValue(const std::vector<std::string>& logical_columns) 
 }
 
 Result<std::vector<std::string>> ParseZCubeZOrderBy(std::string_view value) {
-  const Json j = Json::parse(value, nullptr, /*allow_exceptions=*/false);
+  const Json j = JsonNestedDeeper(value) ? Json() : Json::parse(value, nullptr, /*allow_exceptions=*/false);
   if (!j.is_array()) {
     return Status::InvalidArgument("{} '{}' is not a JSON array", kZCubeZOrderByTag, value);
   }

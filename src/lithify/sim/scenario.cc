@@ -9,6 +9,7 @@
 #include "lithify/base/civil_time.h"
 #include "lithify/base/excerpt.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/nesting.h"
 #include "lithify/sim/internal.h"
 #include "lithify/sim/simulate.h"
 
@@ -254,9 +255,22 @@ std::string RangeText(const KeySpec& k) {
   return "";
 }
 
+// The refused value as the error shows it. Only scalars and arrays of scalars are
+// dumped: nlohmann's dump recurses, and a value parsed elsewhere (the panel's request
+// body) may be nested arbitrarily deep.
+std::string ShownValue(const json& v) {
+  if (v.is_object()) return fmt::format("an object of {} keys", v.size());
+  if (v.is_array()) {
+    for (const json& e : v) {
+      if (e.is_structured()) return fmt::format("an array of {} values, not all scalars", v.size());
+    }
+  }
+  return Excerpt(v.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
 Status BadValue(const KeySpec& k, const json& v) {
   return Status::InvalidArgument("scenario key '{}': must be {}, got {}", k.key, RangeText(k),
-                                 Excerpt(v.dump()));
+                                 ShownValue(v));
 }
 
 // Type and range check of one value.
@@ -449,6 +463,17 @@ Result<nlohmann::json> ScenarioValueFromText(std::string_view key, std::string_v
     }
   }
   return BadValue(*k, json(t));
+}
+
+Result<nlohmann::json> ParseScenarioJson(std::string_view text) {
+  if (JsonNestedDeeper(text)) {
+    return Status::InvalidArgument("scenario JSON nested deeper than {} levels", kMaxJsonNesting);
+  }
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false,
+                       /*ignore_comments=*/true);
+  if (j.is_discarded()) return Status::InvalidArgument("not valid JSON");
+  if (!j.is_object()) return Status::InvalidArgument("a scenario is a JSON object");
+  return j;
 }
 
 Result<Scenario> ScenarioFromJson(const json& j) {

@@ -108,8 +108,16 @@ nlohmann::ordered_json ScenarioKeysHelp();
 // Parses a scenario object: unknown keys, wrong types, out-of-range values and
 // conflicting keys (days+hours, mb_per_hour+gb_per_day, cluster_by with partition_by,
 // a clustering maintenance without its table shape) are InvalidArgument naming the key
-// and the allowed range or values. Missing keys take their defaults. Never throws.
+// and the allowed range or values. Missing keys take their defaults. Never throws, and
+// never recurses into a value (a refused array or object is described, not printed), so
+// any parsed document is safe here however deep.
 Result<Scenario> ScenarioFromJson(const nlohmann::json& j);
+
+// Scenario file text -> the JSON object for ScenarioFromJson (comments allowed).
+// InvalidArgument "scenario JSON nested deeper than 1000 levels" (kMaxJsonNesting,
+// base/nesting.h: checked on the text, before a tree is built), "not valid JSON", or
+// "a scenario is a JSON object". Callers add the file name.
+Result<nlohmann::json> ParseScenarioJson(std::string_view text);
 
 // A key's value from command-line text, typed by the key table: numbers parsed, booleans
 // true/false/1/0, lists comma-separated ("none" = empty). InvalidArgument for an unknown
