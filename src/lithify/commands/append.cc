@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/row_constraints.h"
+#include "lithify/delta/write_gate.h"
 
 namespace lithify::commands {
 namespace {
@@ -29,7 +31,8 @@ Status CheckSpec(const AppendSpec& spec) {
 // Streams generated rows, closing every open file at each of num_files - 1 evenly
 // spaced row boundaries so that each partition gets up to num_files files.
 Status WriteGenerated(const delta::StructType& schema, const std::vector<std::string>& partition_columns,
-                      const AppendSpec& spec, delta::DataFileWriter* writer) {
+                      const AppendSpec& spec, const delta::RowConstraintChecker& checks,
+                      delta::DataFileWriter* writer) {
   GeneratorOptions g = *spec.generate;
   g.partition_columns = partition_columns;
   // Chunk k of N ends at row floor(k * rows / N): N chunks of nearly equal size, so N
@@ -40,6 +43,8 @@ Status WriteGenerated(const delta::StructType& schema, const std::vector<std::st
   int64_t cut = chunk_end(chunk);
   int64_t done = 0;
   auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
+    Status checked = checks.Check(rows, done + 1);
+    if (!checked.ok()) return checked.WithContext("generated rows");
     size_t pos = 0;
     while (pos < rows.size()) {
       while (cut == done) cut = chunk_end(++chunk);  // skips empty chunks; the last ends at rows
@@ -67,12 +72,17 @@ InputFormat FormatOf(const AppendSpec& spec, const std::string& path) {
 
 // Without optimized writes each input gets its own files (Spark: one file per task and
 // partition); with them, rows of all inputs share each partition's file.
+// Every batch is checked against the table's constraints before it is written (rows
+// are numbered from 1 within each input).
 Status WriteInputs(io::FileSystem* fs, const delta::StructType& schema, const AppendSpec& spec,
-                   bool optimize_write, delta::DataFileWriter* writer) {
+                   bool optimize_write, const delta::RowConstraintChecker& checks, delta::DataFileWriter* writer) {
   for (const std::string& path : spec.inputs) {
     const InputFormat format = FormatOf(spec, path);
+    int64_t rows_read = 0;
     auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
-      Status st = writer->WriteRows(rows);
+      Status st = checks.Check(rows, rows_read + 1);
+      rows_read += static_cast<int64_t>(rows.size());
+      if (st.ok()) st = writer->WriteRows(rows);
       if (!st.ok()) return st.WithContextF("{}", path);
       if (spec.progress) spec.progress(writer->rows_written());
       return Status::OK();
@@ -163,6 +173,13 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   if (!snapshot->CanWrite()) {
     return Status::NotSupported("cannot append to {}: {}", root, snapshot->write_block_reason());
   }
+  // The per-operation feature gate (delta/write_gate.h): generated and identity columns
+  // refuse the append; CHECK constraints and invariants are evaluated on every row, and
+  // one lithify cannot evaluate refuses the append. Both before anything is written.
+  Status gate = delta::CheckWriteOperation(*snapshot, delta::WriteOperation::kAppend);
+  if (!gate.ok()) return gate.WithContextF("cannot append to {}, nothing was committed", root);
+  auto checks = delta::RowConstraintChecker::Make(snapshot->schema(), snapshot->properties());
+  if (!checks.ok()) return checks.status().WithContextF("cannot append to {}, nothing was committed", root);
   LITHIFY_ASSIGN_OR_RETURN(const bool optimize_write, OptimizeWriteEnabled(spec, snapshot->properties()));
   Status checked = CheckInputs(fs, snapshot->schema(), spec);
   if (!checked.ok()) return checked.WithContext("append failed before writing anything, nothing was committed");
@@ -171,8 +188,9 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   LITHIFY_ASSIGN_OR_RETURN(
       auto writer, delta::DataFileWriter::Open(fs, root, delta::WriteContext::FromSnapshot(*snapshot),
                                                writer_options));
-  Status st = spec.generate ? WriteGenerated(snapshot->schema(), snapshot->partition_columns(), spec, writer.get())
-                            : WriteInputs(fs, snapshot->schema(), spec, optimize_write, writer.get());
+  Status st = spec.generate
+                  ? WriteGenerated(snapshot->schema(), snapshot->partition_columns(), spec, *checks, writer.get())
+                  : WriteInputs(fs, snapshot->schema(), spec, optimize_write, *checks, writer.get());
   if (!st.ok()) {
     writer->Abort();
     return NothingCommitted(fs, root, st, writer->closed_files());

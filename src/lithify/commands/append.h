@@ -1,10 +1,19 @@
 // Append: adds rows to a Delta table as one blind-append commit ("WRITE", mode Append).
 //
-//   load the snapshot -> check lithify may write it -> stream rows (input files via
+//   load the snapshot -> check lithify may write it (the protocol, then the table
+//   features per operation: delta/write_gate.h) -> stream rows (input files via
 //   ingest.h, or the synthetic generator) into a delta::DataFileWriter -> Finish ->
 //   one Transaction with the AddFiles.
 // The commit reads nothing (isBlindAppend), so it never conflicts with concurrent
 // appends and only conflicts with metadata/protocol changes.
+//
+// Table features: CHECK constraints and column invariants are evaluated on every row
+// before it is written (delta/row_constraints.h); a violation is InvalidArgument
+// "DELTA_VIOLATE_CONSTRAINT_WITH_VALUES: ..." naming the input, row, constraint and
+// values, and commits nothing (the files already written are deleted, as below). A
+// constraint lithify cannot evaluate, a generated, identity or default-valued column is
+// NotSupported "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: ..." naming it, before anything is
+// written. NOT NULL columns are enforced by ingest.
 //
 // Inputs are checked first: every input is opened and validated (exists, readable, of
 // its format, header / schema matching the table, first row converting;

@@ -16,6 +16,7 @@
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/deletion_vector.h"
 #include "lithify/delta/stats.h"
+#include "lithify/delta/write_gate.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/expr/expr.h"
 #include "lithify/expr/stats_eval.h"
@@ -235,11 +236,14 @@ Status Deleter::Prepare() {
   if (!snap_.CanWrite()) {
     return Status::NotSupported("{}: lithify cannot write this table: {}", root_, snap_.write_block_reason());
   }
-  // Refused before any file is written (the commit would refuse the removes anyway).
-  if (IsTrue(snap_.properties(), "delta.appendOnly")) {
-    return Status::InvalidArgument("{}: cannot delete from an append-only table (delta.appendOnly=true)", root_);
-  }
   use_dvs_ = IsTrue(snap_.properties(), "delta.enableDeletionVectors");
+  // The per-operation feature gate (delta/write_gate.h): an append-only table refuses
+  // deletes, before any file is written (the commit would refuse the removes anyway).
+  // A delete creates no values, so constraints, invariants, generated and identity
+  // columns stay true: DV and copy-on-write deletes keep surviving rows as they are.
+  Status gate = delta::CheckWriteOperation(
+      snap_, use_dvs_ ? delta::WriteOperation::kDeleteDv : delta::WriteOperation::kDeleteCopyOnWrite);
+  if (!gate.ok()) return gate.WithContextF("{}: cannot delete", root_);
   if (use_dvs_ && !snap_.protocol().HasWriterFeature("deletionVectors")) {
     return Status::NotSupported(
         "{}: delta.enableDeletionVectors is true but the table protocol (reader {}, writer {}) does not "

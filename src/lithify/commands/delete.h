@@ -81,7 +81,9 @@ struct DeleteResult {
 // Runs the delete (see the header comment). Errors:
 //  - InvalidArgument prefixed "predicate: " for a predicate that does not parse or
 //    bind (an unknown column is named);
-//  - InvalidArgument for an append-only table (delta.appendOnly=true);
+//  - InvalidArgument "DELTA_CANNOT_MODIFY_APPEND_ONLY: ..." for an append-only table
+//    (delta.appendOnly=true; the feature gate of delta/write_gate.h, which allows a
+//    delete on tables with constraints, generated or identity columns: it creates no values);
 //  - NotSupported: the protocol blocks writes, or delta.enableDeletionVectors=true on a
 //    table whose protocol lacks the deletionVectors feature;
 //  - the snapshot's errors (NotFound, Corruption), data-file errors naming the file,

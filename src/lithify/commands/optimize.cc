@@ -15,6 +15,7 @@
 #include "lithify/commands/cluster.h"
 #include "lithify/commands/logical_reader.h"
 #include "lithify/commands/scan.h"
+#include "lithify/delta/write_gate.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/deletion_vector.h"
@@ -87,6 +88,9 @@ Status CheckTableSupported(const delta::Snapshot& snap, const OptimizeSpec& spec
   const std::string op = OperationName(spec);
   const std::string& root = snap.table_root();
   if (!snap.CanWrite()) return Status::NotSupported("{}: lithify cannot write this table: {}", root, snap.write_block_reason());
+  // Rewrites keep every row as it is, so the data features (constraints, generated and
+  // identity columns, append-only) allow them (delta/write_gate.h).
+  LITHIFY_RETURN_NOT_OK(delta::CheckWriteOperation(snap, delta::WriteOperation::kRewrite).WithContext(root));
   if (snap.protocol().HasReaderFeature("catalogManaged") || snap.protocol().HasWriterFeature("catalogManaged")) {
     return Status::NotSupported("{}: {} is blocked on catalog-managed tables (as in Delta)", root, op);
   }

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/write_gate.h"
 #include "lithify/delta/actions.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/deletion_vector.h"
@@ -502,6 +503,8 @@ Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root_in, cons
   if (!snap->CanWrite()) {
     return Status::NotSupported("vacuum: {}: cannot maintain this table: {}", root, snap->write_block_reason());
   }
+  // VACUUM deletes only unreferenced files: every data feature allows it (delta/write_gate.h).
+  LITHIFY_RETURN_NOT_OK(delta::CheckWriteOperation(*snap, delta::WriteOperation::kVacuum).WithContextF("vacuum: {}", root));
   LITHIFY_ASSIGN_OR_RETURN(int64_t table_ms, delta::TombstoneRetentionMs(snap->metadata()));
 
   VacuumResult r;

@@ -930,6 +930,15 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
     return std::make_pair(std::string(kFeaturePrefix) + f, Lower(value));
   }
   if (!StartsWithCi(key, "delta.")) return std::make_pair(std::string(key), std::string(value));
+  // A CHECK constraint set as a property would hold from the next write on but was
+  // never checked against the rows already in the table (Delta's ALTER TABLE ADD
+  // CONSTRAINT scans them first). lithify does not add constraints, so it refuses.
+  if (StartsWithCi(key, "delta.constraints.")) {
+    return Status::InvalidArgument(
+        "DELTA_ADD_CONSTRAINTS: '{}' is a CHECK constraint, not a table property: lithify does not add CHECK "
+        "constraints (use ALTER TABLE ... ADD CONSTRAINT in Delta, which validates the existing rows)",
+        key);
+  }
   const PropDef* d = FindProp(key);
   if (d == nullptr) {
     return Status::InvalidArgument("DELTA_UNKNOWN_CONFIGURATION: unknown Delta table property '{}' (lithify knows: {})",

@@ -232,6 +232,9 @@ TEST(Properties, ValidatedWithTheReadersParsers) {
   bad("delta.checkpointPolicy", "sometimes", "classic or v2");
   EXPECT_TRUE(ValidateTableProperty("delta.checkpointPolicy", "v2").status().IsNotSupported());
   bad("delta.unknownThing", "1", "DELTA_UNKNOWN_CONFIGURATION");
+  // A CHECK constraint is not a property: setting one would skip validating existing rows.
+  bad("delta.constraints.positive", "x > 0", "DELTA_ADD_CONSTRAINTS");
+  bad("Delta.Constraints.positive", "x > 0", "DELTA_ADD_CONSTRAINTS");
   // What the readers accept is accepted (the old checks refused fractions and "kib").
   for (auto [k, v] : {std::pair<std::string_view, std::string_view>{"delta.targetFileSize", "1.5gb"},
                       {"delta.targetFileSize", "64 KiB"},

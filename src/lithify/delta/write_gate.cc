@@ -1,0 +1,147 @@
+#include "lithify/delta/write_gate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace lithify::delta {
+namespace {
+
+using Op = WriteOperation;
+using V = FeatureVerdict;
+
+// One row of the header's table: the verdict per operation, in WriteOperation order.
+struct FeatureRule {
+  std::string_view feature;
+  V verdict[7];
+};
+
+constexpr FeatureRule kRules[] = {
+    //                    append        delete DV     delete COW    rewrite       alter         checkpoint    vacuum
+    {"appendOnly",       {V::kAllowed, V::kRefused, V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+    {"invariants",       {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+    {"checkConstraints", {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+    {"generatedColumns", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+    {"identityColumns",  {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+    // A column DEFAULT fills columns an insert omits; lithify writes NULL there, so an
+    // append is refused rather than store NULL where a Delta writer stores the default.
+    {"allowColumnDefaults", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+};
+
+bool IsTrueValue(const std::map<std::string, std::string>& config, const std::string& key) {
+  auto it = config.find(key);
+  if (it == config.end()) return false;
+  std::string v = it->second;
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return v == "true";
+}
+
+bool HasIdentityMetadata(const StructField& f) {
+  for (const auto& [k, v] : f.metadata) {
+    if (k.rfind("delta.identity.", 0) == 0) return true;
+  }
+  return false;
+}
+
+// Metadata values are JSON texts: a JSON string is shown without its quotes.
+std::string MetadataText(const std::string& json_text) {
+  if (json_text.size() >= 2 && json_text.front() == '"' && json_text.back() == '"') {
+    return json_text.substr(1, json_text.size() - 2);
+  }
+  return json_text;
+}
+
+void CollectFieldUses(const DataType& t, const std::string& prefix, std::vector<FeatureUse>* out) {
+  for (const StructField& f : t.fields) {
+    const std::string path = prefix.empty() ? f.name : prefix + "." + f.name;
+    if (f.metadata.count("delta.invariants") != 0) {
+      out->push_back({"invariants", fmt::format("column {} invariant {}", path, f.metadata.at("delta.invariants"))});
+    }
+    if (auto g = f.metadata.find("delta.generationExpression"); g != f.metadata.end()) {
+      out->push_back({"generatedColumns",
+                      fmt::format("column {} GENERATED ALWAYS AS ({})", path, MetadataText(g->second))});
+    }
+    if (HasIdentityMetadata(f)) {
+      out->push_back({"identityColumns", fmt::format("column {} is an identity column (delta.identity.*)", path)});
+    }
+    if (auto d = f.metadata.find("CURRENT_DEFAULT"); d != f.metadata.end()) {
+      out->push_back({"allowColumnDefaults", fmt::format("column {} DEFAULT {}", path, MetadataText(d->second))});
+    }
+    if (f.type.kind == DataType::Kind::kStruct) CollectFieldUses(f.type, path, out);
+  }
+}
+
+Status Refusal(const FeatureUse& use, WriteOperation op) {
+  if (use.feature == "appendOnly") {
+    return Status::InvalidArgument(
+        "DELTA_CANNOT_MODIFY_APPEND_ONLY: the table is append-only (table feature appendOnly, "
+        "delta.appendOnly=true): a {} would remove rows; set delta.appendOnly=false to permit it",
+        WriteOperationName(op));
+  }
+  std::string_view what = use.feature == "generatedColumns"   ? "compute or verify generation expressions"
+                          : use.feature == "identityColumns" ? "assign identity values"
+                                                             : "fill column defaults";
+  return Status::NotSupported(
+      "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature {} ({}): lithify does not {}, so it refuses the {} "
+      "rather than commit values the feature does not guarantee",
+      use.feature, use.detail, what, WriteOperationName(op));
+}
+
+}  // namespace
+
+std::string_view WriteOperationName(WriteOperation op) {
+  switch (op) {
+    case Op::kAppend: return "append";
+    case Op::kDeleteDv: return "delete";
+    case Op::kDeleteCopyOnWrite: return "delete (copy-on-write)";
+    case Op::kRewrite: return "rewrite";
+    case Op::kAlter: return "alter";
+    case Op::kCheckpoint: return "checkpoint";
+    case Op::kVacuum: return "vacuum";
+  }
+  return "write";
+}
+
+std::string_view FeatureVerdictName(FeatureVerdict v) {
+  switch (v) {
+    case V::kAllowed: return "allowed";
+    case V::kEnforced: return "enforced";
+    case V::kRefused: return "refused";
+  }
+  return "allowed";
+}
+
+FeatureVerdict VerdictFor(std::string_view feature, WriteOperation op) {
+  for (const FeatureRule& r : kRules) {
+    if (r.feature == feature) return r.verdict[static_cast<int>(op)];
+  }
+  return V::kAllowed;
+}
+
+std::vector<FeatureUse> FeaturesInUse(const StructType& schema, const std::map<std::string, std::string>& config) {
+  std::vector<FeatureUse> out;
+  if (IsTrueValue(config, "delta.appendOnly")) out.push_back({"appendOnly", "delta.appendOnly=true"});
+  CollectFieldUses(schema, "", &out);
+  constexpr std::string_view kConstraintPrefix = "delta.constraints.";
+  for (const auto& [k, v] : config) {
+    if (k.size() > kConstraintPrefix.size() && k.compare(0, kConstraintPrefix.size(), kConstraintPrefix) == 0) {
+      out.push_back({"checkConstraints", fmt::format("constraint {} ({})", k.substr(kConstraintPrefix.size()), v)});
+    }
+  }
+  return out;
+}
+
+Status CheckWriteOperation(const StructType& schema, const std::map<std::string, std::string>& config,
+                           WriteOperation op) {
+  for (const FeatureUse& use : FeaturesInUse(schema, config)) {
+    if (VerdictFor(use.feature, op) == V::kRefused) return Refusal(use, op);
+  }
+  return Status::OK();
+}
+
+Status CheckWriteOperation(const Snapshot& snapshot, WriteOperation op) {
+  return CheckWriteOperation(snapshot.schema(), snapshot.properties(), op);
+}
+
+}  // namespace lithify::delta
