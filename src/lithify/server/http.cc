@@ -443,7 +443,10 @@ void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL, 0) | O_N
 
 // Binds the first address of host:port that accepts a bind. SO_REUSEADDR only (not
 // SO_REUSEPORT, which would let a second `lithify serve` silently share a port in use).
-Result<int> Listen(const std::string& host, int port, int* bound_port) {
+Result<int> Listen(const std::string& bracketed_host, int port, int* bound_port) {
+  // "[::1]" as written in URLs is "::1" to getaddrinfo.
+  std::string host = bracketed_host;
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 
 namespace lithify::server {
@@ -117,6 +118,45 @@ TEST(RequestReader, AHeaderCheckRefusesBeforeTheBodyAndBeforeTheSizeLimit) {
   EXPECT_EQ(r.error_status(), 403);
   ASSERT_TRUE(r.refusal().has_value());
   EXPECT_EQ(r.refusal()->body, "no");
+}
+
+// Valid and corrupted requests cut at random places: the reader never crashes, never holds
+// more than its limits, and a valid request reads the same however it is split.
+TEST(RequestReader, RandomSplitsAndCorruptionsStayWithinTheLimits) {
+  std::mt19937 rng(14);
+  const std::string valid =
+      "POST /api/simulate HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "a\r\n0123456789\r\n5;x=y\r\nabcde\r\n0\r\n\r\n";
+  const std::string alphabet = "\r\n :;0123456789abcdefxzGET/HTTP/1.1\0";
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::string req = valid;
+    const bool corrupt = iter % 2 == 1;
+    if (corrupt) {
+      for (int k = 0, n = 1 + static_cast<int>(rng() % 4); k < n; ++k) {
+        size_t at = rng() % req.size();
+        switch (rng() % 3) {
+          case 0: req[at] = alphabet[rng() % alphabet.size()]; break;
+          case 1: req.erase(at, 1 + rng() % 8); break;
+          default: req.insert(at, std::string(1 + rng() % 2000, alphabet[rng() % alphabet.size()])); break;
+        }
+        if (req.empty()) req = "x";
+      }
+    }
+    RequestReader r(Small());
+    State st = State::kHeaders;
+    for (size_t pos = 0; pos < req.size() && (st == State::kHeaders || st == State::kBody);) {
+      size_t n = 1 + rng() % 40;
+      st = r.Feed(std::string_view(req).substr(pos, n));
+      pos += n;
+    }
+    EXPECT_LE(r.request().body.size(), Small().max_body_bytes);
+    if (!corrupt) {
+      ASSERT_EQ(st, State::kComplete) << iter;
+      EXPECT_EQ(r.request().body, "0123456789abcde");
+    } else if (st == State::kError) {
+      EXPECT_TRUE(r.error_status() >= 400 && r.error_status() < 600) << r.error_status();
+    }
+  }
 }
 
 TEST(Query, DecodesAndRefusesBadEscapes) {
