@@ -26,13 +26,16 @@ export function buildTable(dir) {
   return t;
 }
 
-export async function startServer(tables) {
-  const args = ['--json', 'serve', '--port', '0'];
+// `options.args`: more `serve` arguments; `options.env`: added to the environment (the
+// server's test knobs, e.g. LITHIFY_SERVE_HEADER_TIMEOUT_MS).
+export async function startServer(tables, options = {}) {
+  const args = ['--json', 'serve', '--port', '0', ...(options.args ?? [])];
   for (const t of tables) args.push('--table', t);
-  const proc = spawn(LITHIFY, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(LITHIFY, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(options.env ?? {}) } });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise((resolve) => proc.on('close', resolve));  // stdout and stderr read to the end
   const lines = readline.createInterface({ input: proc.stdout });
   const first = await Promise.race([
     new Promise((resolve) => lines.once('line', resolve)),
@@ -42,18 +45,27 @@ export async function startServer(tables) {
   const { url } = JSON.parse(first);
   return {
     url: url.replace(/\/$/, ''),
-    // Ctrl-C: the server must stop by itself and exit 0.
+    port: new URL(url).port,
+    pid: proc.pid,
+    stderr: () => stderr,  // complete once stop() has returned
+    // Ctrl-C: the server must stop by itself and exit 0. Safe to call again.
     async stop() {
-      proc.kill('SIGINT');
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGINT');
       const timeout = setTimeout(() => proc.kill('SIGKILL'), 10000);
       const e = await exited;
+      await closed;
       clearTimeout(timeout);
       return e;
     },
   };
 }
 
+// A body is sent as JSON (Content-Type: application/json, as the panel's api.js does: the
+// server refuses other bodies with 415) unless `init.headers` says otherwise.
 export async function api(base, pathAndQuery, init) {
+  if (init?.body !== undefined && !Object.keys(init.headers ?? {}).some((k) => k.toLowerCase() === 'content-type')) {
+    init = { ...init, headers: { ...(init.headers ?? {}), 'Content-Type': 'application/json' } };
+  }
   const res = await fetch(base + pathAndQuery, init);
   const text = await res.text();
   let body = null;

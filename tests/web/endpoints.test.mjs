@@ -72,7 +72,8 @@ test('tables not given at start are 404 and never opened', async () => {
 });
 
 test('wrong methods are 405, large bodies 413', async () => {
-  await expectError(`/api/describe?${q({ table })}`, 405, /takes GET/, { method: 'POST', body: '{}' });
+  await expectError(`/api/describe?${q({ table })}`, 405, /takes GET/,
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
   await expectError('/api/simulate', 405, /takes POST/);
   const big = JSON.stringify({ days: 1, pad: 'x'.repeat(200 * 1024) });
   const r = await api(server.url, '/api/simulate', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: big });

@@ -1,7 +1,10 @@
 // `lithify serve [--port 8080] [--host 127.0.0.1] [--table PATH ...]`: the web panel and
 // its JSON API (src/lithify/server). Binds to localhost unless --host says otherwise;
 // only the --table paths are ever opened. Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
+#include <chrono>
 #include <csignal>
+#include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,6 +13,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/io/registry.h"
+#include "lithify/server/access.h"
 #include "lithify/server/server.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/storage.h"
@@ -21,7 +25,19 @@ struct ServeFlags {
   int port = 8080;
   std::string host = "127.0.0.1";
   std::vector<std::string> tables;
+  std::vector<std::string> allowed_hosts;
 };
+
+// Knobs for tests (not options: nobody should need them): LITHIFY_SERVE_HEADER_TIMEOUT_MS,
+// LITHIFY_SERVE_BODY_TIMEOUT_MS, LITHIFY_SERVE_MAX_CONNECTIONS, LITHIFY_SERVE_MAX_BODY_BYTES
+// (positive integers; anything else keeps the default).
+int64_t EnvKnob(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return 0;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 10);
+  return *end == '\0' && n > 0 ? n : 0;
+}
 
 volatile std::sig_atomic_t g_stop = 0;
 void OnSignal(int) { g_stop = 1; }
@@ -42,12 +58,29 @@ Status RunServe(const ServeFlags& f, const Context& ctx) {
     if (log->empty()) return UsageError("--table {}: not a Delta table (no _delta_log)", t);
     roots.push_back(std::move(loc.path));
   }
+  for (const std::string& h : f.allowed_hosts) {
+    if (h.empty() || (h.find_first_of(" /:@?#") != std::string::npos && h.front() != '[')) {
+      return UsageError("--allow-host: '{}' is not a host name (no port, scheme or path)", h);
+    }
+  }
   server::ServerConfig config;
   config.fs = fs.get();
   config.tables = roots;
+  if (int64_t n = EnvKnob("LITHIFY_SERVE_MAX_BODY_BYTES")) config.max_body_bytes = static_cast<size_t>(n);
   server::ServeOptions opts;
   opts.host = f.host;
   opts.port = f.port;
+  opts.allowed_hosts = f.allowed_hosts;
+  opts.header_timeout = std::chrono::milliseconds(EnvKnob("LITHIFY_SERVE_HEADER_TIMEOUT_MS"));
+  opts.body_timeout = std::chrono::milliseconds(EnvKnob("LITHIFY_SERVE_BODY_TIMEOUT_MS"));
+  opts.max_connections = static_cast<size_t>(EnvKnob("LITHIFY_SERVE_MAX_CONNECTIONS"));
+  if (!server::IsLoopbackBindHost(f.host)) {
+    std::fprintf(stderr,
+                 "lithify serve: warning: --host %s is reachable from other machines, and the panel has no "
+                 "authentication: anyone who can reach this port can read the served tables' paths, schemas "
+                 "and history and run the simulator. Use the default (127.0.0.1) unless this network is trusted.\n",
+                 f.host.c_str());
+  }
   opts.on_listening = [&](int port) {
     std::string host = f.host.find(':') != std::string::npos ? "[" + f.host + "]" : f.host;
     if (ctx.json) {
@@ -74,10 +107,23 @@ void RegisterServeCommand(CLI::App& app, Runner* selected) {
   auto f = std::make_shared<ServeFlags>();
   CLI::App* cmd = app.add_subcommand("serve", "Serve the web panel and its JSON API on a local port");
   cmd->add_option("--port", f->port, "TCP port (default 8080; 0 = any free port, printed)");
-  cmd->add_option("--host", f->host, "Address to bind (default 127.0.0.1: this machine only)");
+  cmd->add_option("--host", f->host,
+                  "Address to bind (default 127.0.0.1: this machine only; any other prints a warning: "
+                  "the panel has no authentication)");
+  cmd->add_option("--allow-host", f->allowed_hosts,
+                  "Another Host name to answer to (repeatable), e.g. a DNS name for this machine")
+      ->allow_extra_args(false);
   PathOption(cmd->add_option("--table", f->tables, "A Delta table the panel may open (repeatable)")->allow_extra_args(false));
-  cmd->footer("Prints the URL to open. Endpoints: /api/tables, /api/describe, /api/files, /api/optimize "
-              "(dry run), /api/diagnose, POST /api/simulate. Only the --table paths are served.");
+  cmd->footer(
+      "Prints the URL to open. Endpoints: /api/tables, /api/describe, /api/files, /api/optimize "
+      "(dry run), /api/diagnose, POST /api/simulate. Only the --table paths are served.\n"
+      "Requests are accepted only with a Host naming this server (localhost, 127.0.0.1, [::1] with the "
+      "bound port; with another --host, that name; plus --allow-host names): a web page on another site "
+      "cannot reach the panel through DNS rebinding (403). POST bodies must be Content-Type: "
+      "application/json (415) and come from the panel's own origin (Origin, Sec-Fetch-Site; 403).\n"
+      "Limits: request headers within 10 s of connecting and 16 KiB (408, 431), a body within 10 s "
+      "more and 64 KiB (408, 413, counted as it arrives, chunked too), 512 connections (the longest "
+      "unfinished request is dropped to admit a new one).");
   cmd->callback([selected, f] { *selected = [f](const Context& ctx) { return RunServe(*f, ctx); }; });
 }
 

@@ -1,8 +1,7 @@
 // The `lithify serve` back end: request validation, the JSON endpoints and the
-// cpp-httplib adapter. See server.h for the contract.
+// adapter to the transport (http.h) and the access rules (access.h). See server.h for
+// the contract.
 #include "lithify/server/server.h"
-
-#include <httplib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +24,8 @@
 #include "lithify/commands/optimize.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/target_size.h"
+#include "lithify/server/access.h"
+#include "lithify/server/http.h"
 #ifdef LITHIFY_SERVER_HAVE_SIM
 #include "lithify/sim/simulate.h"
 #endif
@@ -429,90 +430,86 @@ std::vector<std::string_view> AssetPaths() {
 
 namespace {
 
-void SetJson(httplib::Response& res, int status, const ordered_json& body) {
-  res.status = status;
-  // Not plain "application/json": cpp-httplib would brotli-compress it at maximum quality
-  // (seconds for a simulator answer with a full decision log); localhost needs no compression.
-  res.set_content(body.dump(-1, ' ', false, ordered_json::error_handler_t::replace),
-                  "application/json; charset=utf-8");
+// Sent with every answer: nothing is cached, types are not sniffed, the panel loads only
+// its own files and may not be framed by another page (clickjacking).
+void AddDefaultHeaders(HttpResponse& res) {
+  res.headers.emplace_back("Cache-Control", "no-store");
+  res.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  res.headers.emplace_back("Content-Security-Policy",
+                           "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                           "frame-ancestors 'none'");
 }
 
-void ServeApi(const ServerConfig& config, const httplib::Request& req, httplib::Response& res) {
+HttpResponse JsonResponse(int status, const ordered_json& body) {
+  HttpResponse res;
+  res.status = status;
+  res.body = body.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+  AddDefaultHeaders(res);
+  return res;
+}
+
+HttpResponse ErrorResponse(int status, const std::string& message) {
+  return JsonResponse(status, ErrorBody(status, message));
+}
+
+HttpResponse ServeApi(const ServerConfig& config, const HttpRequest& req) {
   ApiRequest api;
   api.method = req.method;
   api.path = req.path;
-  // Query parameters only: httplib also folds a form-encoded body into req.params, but a
-  // body here is always the JSON of POST /api/simulate (curl -d sends it form-encoded).
-  if (req.get_header_value("Content-Type") != "application/x-www-form-urlencoded") {
-    for (const auto& [k, v] : req.params) api.params.emplace(k, v);
-  } else {
-    const size_t q = req.target.find('?');
-    if (q != std::string::npos) {
-      httplib::Params query;
-      httplib::detail::parse_query_text(req.target.substr(q + 1), query);
-      for (const auto& [k, v] : query) api.params.emplace(k, v);
-    }
-  }
+  auto query = ParseQuery(req.query);
+  if (!query) return ErrorResponse(400, "malformed query string (bad percent escape)");
+  for (auto& [k, v] : *query) api.params.emplace(std::move(k), std::move(v));
   api.body = req.body;
   ApiResponse r = HandleApi(config, api);
-  SetJson(res, r.status, r.body);
+  return JsonResponse(r.status, r.body);
+}
+
+HttpResponse ServeAsset(const HttpRequest& req) {
+  if (req.method != "GET" && req.method != "HEAD") {
+    return ErrorResponse(405, fmt::format("{} takes GET, not {}", Params::Clip(req.path), Params::Clip(req.method)));
+  }
+  const Asset* a = FindAsset(req.path);
+  if (!a) return ErrorResponse(404, fmt::format("no file '{}'", Params::Clip(req.path)));
+  HttpResponse res;
+  res.content_type = std::string(a->content_type);
+  res.body = std::string(a->data);
+  AddDefaultHeaders(res);
+  return res;
+}
+
+std::chrono::milliseconds OrDefault(std::chrono::milliseconds v, std::chrono::milliseconds dflt) {
+  return v.count() > 0 ? v : dflt;
 }
 
 }  // namespace
 
 Status Serve(const ServerConfig& config, const ServeOptions& options) {
-  httplib::Server svr;
-  // Nothing may hang: slow clients are cut off, bodies are bounded (httplib answers 413).
-  svr.set_read_timeout(10, 0);
-  svr.set_write_timeout(10, 0);
-  svr.set_keep_alive_timeout(1);  // short: Ctrl-C waits for idle keep-alive connections
-  svr.set_payload_max_length(config.max_body_bytes);
-  // SO_REUSEADDR only: cpp-httplib's default also sets SO_REUSEPORT, which lets a second
-  // `lithify serve` silently share a port that is in use instead of failing to bind.
-  svr.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
-  });
-  svr.set_default_headers({{"Cache-Control", "no-store"},
-                           {"X-Content-Type-Options", "nosniff"},
-                           {"Content-Security-Policy", "default-src 'self'; img-src 'self' data:; "
-                                                      "style-src 'self' 'unsafe-inline'"}});
-  auto api = [&config](const httplib::Request& req, httplib::Response& res) { ServeApi(config, req, res); };
-  svr.Get(R"(/api/.*)", api);
-  svr.Post(R"(/api/.*)", api);
-  svr.Put(R"(/api/.*)", api);
-  svr.Delete(R"(/api/.*)", api);
-  svr.Patch(R"(/api/.*)", api);
-  svr.Get(R"(/.*)", [](const httplib::Request& req, httplib::Response& res) {
-    const Asset* a = FindAsset(req.path);
-    if (!a) {
-      res.status = 404;
-      res.set_content("not found\n", "text/plain");
-      return;
-    }
-    res.set_content(a->data.data(), a->data.size(), std::string(a->content_type).c_str());
-  });
-  // Errors httplib raises itself (413 for a large body, 400 for a bad request line).
-  svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    std::string msg = res.status == 413 ? "request body too large" : fmt::format("HTTP error {}", res.status);
-    SetJson(res, res.status, ErrorBody(res.status, msg));
-  });
-  int port = options.port;
-  if (port == 0) {
-    port = svr.bind_to_any_port(options.host);
-    if (port < 0) return Status::IOError("cannot bind to {}: no free port", options.host);
-  } else if (!svr.bind_to_port(options.host, port)) {
-    return Status::IOError("cannot bind to {}:{} (in use, or not a local address)", options.host, port);
-  }
-  std::thread worker([&svr] { svr.listen_after_bind(); });
-  if (options.on_listening) options.on_listening(port);
-  while (!(options.should_stop && options.should_stop())) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  svr.stop();
-  worker.join();
-  return Status::OK();
+  TransportOptions t;
+  t.host = options.host;
+  t.port = options.port;
+  t.limits.max_body_bytes = config.max_body_bytes;
+  t.header_timeout = OrDefault(options.header_timeout, t.header_timeout);
+  t.body_timeout = OrDefault(options.body_timeout, t.body_timeout);
+  if (options.max_connections > 0) t.max_connections = options.max_connections;
+  // The policy needs the bound port (with --port 0 it is known only after the bind); it is
+  // set before the first connection is accepted, and read-only afterwards.
+  auto policy = std::make_shared<AccessPolicy>();
+  t.check_headers = [policy](const HttpRequest& req) -> std::optional<HttpResponse> {
+    std::optional<AccessRefusal> refused = CheckAccess(*policy, req);
+    if (!refused) return std::nullopt;
+    return ErrorResponse(refused->status, refused->message);
+  };
+  t.handle = [&config](const HttpRequest& req) {
+    if (req.path.rfind("/api/", 0) == 0) return ServeApi(config, req);
+    return ServeAsset(req);
+  };
+  t.error_response = [](int status, const std::string& message) { return ErrorResponse(status, message); };
+  t.on_listening = [&](int port) {
+    *policy = MakeAccessPolicy(options.host, port, options.allowed_hosts);
+    if (options.on_listening) options.on_listening(port);
+  };
+  t.should_stop = options.should_stop;
+  return RunHttpServer(t);
 }
 
 }  // namespace lithify::server

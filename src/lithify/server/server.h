@@ -4,7 +4,9 @@
 //
 // Handlers are plain functions from an ApiRequest (method, path, query parameters, body)
 // to an ApiResponse (HTTP status + JSON), so they are tested without sockets
-// (server_test.cc); Serve() only adapts cpp-httplib to them.
+// (server_test.cc); Serve() only adapts the transport (http.h: our own poll() loop with
+// deadlines and limits, see there for why not cpp-httplib) and the access rules
+// (access.h: Host, Origin, Sec-Fetch-Site, Content-Type) to them.
 //
 // Endpoints (every one validates all of its input; a bad value is a 400 naming the
 // parameter, never a crash or a hang):
@@ -17,6 +19,9 @@
 //                                             metrics and the decision log; writes nothing
 //   GET  /api/diagnose?table=T                the diagnose findings
 //   POST /api/simulate   (JSON body)          the maintenance simulator
+// Before any endpoint: 403 a Host that is not this server's or a cross-origin POST, 415 a
+// body that is not application/json, 408 a request not received within its deadline,
+// 431 headers over 16 KiB, 503 every connection slot busy.
 // Status codes: 400 malformed/out-of-range input, 404 unknown endpoint or a table that was
 // not given at start (arbitrary paths are never served), 405 wrong method, 413 body over
 // ServerConfig::max_body_bytes, 503 a component this build lacks, 422 a served table that
@@ -25,10 +30,11 @@
 // naming the file. Error bodies are {"error":{"status","message"}}.
 //
 // Thread safety: HandleApi is reentrant (the config is read-only); Serve runs handlers on
-// cpp-httplib's worker pool. Memory: one request's result at a time per worker; file
+// a small worker pool that only ever sees complete requests. Memory: one request's result at a time per worker; file
 // listings are capped by `limit`, aggregates are computed while streaming the list.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -85,6 +91,13 @@ struct ServeOptions {
   std::function<void(int port)> on_listening;
   // Serve() returns once this returns true (polled every 100 ms), e.g. after SIGINT.
   std::function<bool()> should_stop;
+  // Host names accepted besides those of the bound address (access.h).
+  std::vector<std::string> allowed_hosts;
+  // Deadlines and the connection bound; 0 = the transport's defaults (http.h: 10 s for
+  // the headers from accept, 10 s for the body after them, 512 connections).
+  std::chrono::milliseconds header_timeout{0};
+  std::chrono::milliseconds body_timeout{0};
+  size_t max_connections = 0;
 };
 
 // Binds, serves until should_stop() is true, then shuts down cleanly. IOError naming the
