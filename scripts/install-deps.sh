@@ -10,7 +10,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 pkgs=(
   build-essential cmake ninja-build pkg-config git
   libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
-  libfmt-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libcpp-httplib-dev
+  libfmt-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev
   libroaring-dev libxxhash-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev

@@ -6,21 +6,7 @@
 # the limits, a --where nested 20,000 deep and a scenario nested 100,000 deep died with
 # SIGSEGV (exit 139).
 set -u
-fail=0
-OUT=$(mktemp) ERR=$(mktemp)
-run() {  # run EXPECTED_RC DESCRIPTION -- CMD...
-  local want=$1 what=$2; shift 3
-  "$@" >"$OUT" 2>"$ERR"
-  local rc=$?
-  if [[ $rc != "$want" ]]; then
-    echo "FAIL: $what: exit $rc, wanted $want"; head -c 2000 "$ERR"; echo; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
-expect() {  # expect FILE REGEX DESCRIPTION
-  grep -Eq -- "$2" "$1" || { echo "FAIL: $3: /$2/ not in $(basename "$1"):"; head -c 2000 "$1"; echo; fail=1; }
-}
+source "$(dirname "$0")/lib.sh"
 short() {  # short FILE DESCRIPTION: the error quotes no megabytes of input
   (( $(wc -c <"$1") < 2000 )) || { echo "FAIL: $2: $(wc -c <"$1") bytes of error"; fail=1; }
 }

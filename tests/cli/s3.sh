@@ -4,21 +4,7 @@
 # built by the same commands; then concurrent appends racing for the same Delta versions
 # (the put-if-absent commit), several rounds, every append committed exactly once.
 set -u
-fail=0
-OUT=$(mktemp) ERR=$(mktemp)
-run() {  # run EXPECTED_RC DESCRIPTION -- CMD...
-  local want=$1 what=$2; shift 3
-  "$@" >"$OUT" 2>"$ERR"
-  local rc=$?
-  if [[ $rc != "$want" ]]; then
-    echo "FAIL: $what: exit $rc, wanted $want"; head -c 2000 "$ERR"; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
-expect() {  # expect FILE REGEX DESCRIPTION
-  grep -Eq -- "$2" "$1" || { echo "FAIL: $3: /$2/ not in $(basename "$1"):"; head -c 2000 "$1"; echo; fail=1; }
-}
+source "$(dirname "$0")/lib.sh"
 same() {  # same DESCRIPTION -- CMD... : CMD's stdout is the same on the local and the S3 table
   local what=$1; shift 2
   "$@" "$L" >"$OUT.local" 2>"$ERR" || { echo "FAIL: $what (local)"; cat "$ERR"; fail=1; return; }

@@ -6,21 +6,7 @@
 # feature or refuses naming it, with nothing committed and no data file left behind on
 # refusal; delete and maintenance keep rows exactly.
 set -u
-fail=0
-OUT=$(mktemp) ERR=$(mktemp)
-run() {  # run EXPECTED_RC DESCRIPTION -- CMD...
-  local want=$1 what=$2; shift 3
-  "$@" >"$OUT" 2>"$ERR"
-  local rc=$?
-  if [[ $rc != "$want" ]]; then
-    echo "FAIL: $what: exit $rc, wanted $want"; head -c 2000 "$ERR"; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
-expect() {  # expect FILE REGEX DESCRIPTION
-  grep -Eq -- "$2" "$1" || { echo "FAIL: $3: /$2/ not in $(basename "$1"):"; head -c 2000 "$1"; echo; fail=1; }
-}
+source "$(dirname "$0")/lib.sh"
 D=$(mktemp -d)
 trap 'rm -rf "$D" "$OUT" "$ERR"' EXIT
 CORPUS=${LITHIFY_CORPUS:-$(dirname "$0")/../../../shared/corpus}

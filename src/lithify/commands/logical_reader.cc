@@ -565,26 +565,6 @@ int OutputSchema::FindLeaf(const std::vector<std::string>& logical_path) const {
   return -1;
 }
 
-std::optional<expr::DataType> ExprTypeOf(const delta::DataType& t) {
-  using expr::TypeKind;
-  switch (t.kind) {
-    case DK::kBoolean: return expr::DataType::Of(TypeKind::kBoolean);
-    case DK::kByte: return expr::DataType::Of(TypeKind::kInt8);
-    case DK::kShort: return expr::DataType::Of(TypeKind::kInt16);
-    case DK::kInteger: return expr::DataType::Of(TypeKind::kInt32);
-    case DK::kLong: return expr::DataType::Of(TypeKind::kInt64);
-    case DK::kFloat: return expr::DataType::Of(TypeKind::kFloat32);
-    case DK::kDouble: return expr::DataType::Of(TypeKind::kFloat64);
-    case DK::kDecimal: return expr::DataType::Decimal(t.precision, t.scale);
-    case DK::kString: return expr::DataType::Of(TypeKind::kString);
-    case DK::kBinary: return expr::DataType::Of(TypeKind::kBinary);
-    case DK::kDate: return expr::DataType::Of(TypeKind::kDate);
-    case DK::kTimestamp: return expr::DataType::Of(TypeKind::kTimestamp);
-    case DK::kTimestampNtz: return expr::DataType::Of(TypeKind::kTimestampNtz);
-    default: return std::nullopt;
-  }
-}
-
 std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataType& type) {
   using VK = table::Value::Kind;
   using expr::TypeKind;

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "lithify/base/result.h"
+#include "lithify/delta/row_constraints.h"
 #include "lithify/delta/schema.h"
 #include "lithify/expr/bound.h"
 #include "lithify/parquet/column_batch.h"
@@ -77,7 +78,7 @@ class OutputSchema {
 };
 
 // The expr type of a primitive Delta type (nullopt for void/variant/containers).
-std::optional<expr::DataType> ExprTypeOf(const delta::DataType& t);
+using delta::ExprTypeOf;
 
 // Converts a typed partition value / statistic to an expr value of `type` (nullopt when
 // it cannot be represented exactly, e.g. a decimal statistic with more digits than the

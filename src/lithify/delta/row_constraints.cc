@@ -12,26 +12,6 @@ namespace {
 using DK = DataType::Kind;
 using expr::TypeKind;
 
-// The predicate language's type of a Delta primitive; nullopt for types it has no
-// comparison for (variant, void) and for nested types.
-std::optional<expr::DataType> ExprType(const DataType& t) {
-  switch (t.kind) {
-    case DK::kBoolean: return expr::DataType::Of(TypeKind::kBoolean);
-    case DK::kByte: return expr::DataType::Of(TypeKind::kInt8);
-    case DK::kShort: return expr::DataType::Of(TypeKind::kInt16);
-    case DK::kInteger: return expr::DataType::Of(TypeKind::kInt32);
-    case DK::kLong: return expr::DataType::Of(TypeKind::kInt64);
-    case DK::kFloat: return expr::DataType::Of(TypeKind::kFloat32);
-    case DK::kDouble: return expr::DataType::Of(TypeKind::kFloat64);
-    case DK::kDecimal: return expr::DataType::Decimal(t.precision, t.scale);
-    case DK::kString: return expr::DataType::Of(TypeKind::kString);
-    case DK::kBinary: return expr::DataType::Of(TypeKind::kBinary);
-    case DK::kDate: return expr::DataType::Of(TypeKind::kDate);
-    case DK::kTimestamp: return expr::DataType::Of(TypeKind::kTimestamp);
-    case DK::kTimestampNtz: return expr::DataType::Of(TypeKind::kTimestampNtz);
-    default: return std::nullopt;
-  }
-}
 
 struct Leaf {
   std::vector<int> field_path;
@@ -48,7 +28,7 @@ void CollectLeaves(const DataType& t, std::vector<int>& idx, std::vector<std::st
     names.push_back(f.name);
     if (f.type.kind == DK::kStruct) {
       CollectLeaves(f.type, idx, names, out);
-    } else if (auto et = ExprType(f.type)) {
+    } else if (auto et = ExprTypeOf(f.type)) {
       out->push_back({idx, names, *et});
     }
     idx.pop_back();
@@ -136,6 +116,25 @@ Result<expr::Value> ToExprValue(const parquet::Value& v, const expr::DataType& t
 std::string ValueText(const expr::Value& v) { return v.is_null() ? "null" : expr::DisplayText(v); }
 
 }  // namespace
+
+std::optional<expr::DataType> ExprTypeOf(const DataType& t) {
+  switch (t.kind) {
+    case DataType::Kind::kBoolean: return expr::DataType::Of(expr::TypeKind::kBoolean);
+    case DataType::Kind::kByte: return expr::DataType::Of(expr::TypeKind::kInt8);
+    case DataType::Kind::kShort: return expr::DataType::Of(expr::TypeKind::kInt16);
+    case DataType::Kind::kInteger: return expr::DataType::Of(expr::TypeKind::kInt32);
+    case DataType::Kind::kLong: return expr::DataType::Of(expr::TypeKind::kInt64);
+    case DataType::Kind::kFloat: return expr::DataType::Of(expr::TypeKind::kFloat32);
+    case DataType::Kind::kDouble: return expr::DataType::Of(expr::TypeKind::kFloat64);
+    case DataType::Kind::kDecimal: return expr::DataType::Decimal(t.precision, t.scale);
+    case DataType::Kind::kString: return expr::DataType::Of(expr::TypeKind::kString);
+    case DataType::Kind::kBinary: return expr::DataType::Of(expr::TypeKind::kBinary);
+    case DataType::Kind::kDate: return expr::DataType::Of(expr::TypeKind::kDate);
+    case DataType::Kind::kTimestamp: return expr::DataType::Of(expr::TypeKind::kTimestamp);
+    case DataType::Kind::kTimestampNtz: return expr::DataType::Of(expr::TypeKind::kTimestampNtz);
+    default: return std::nullopt;
+  }
+}
 
 Result<RowConstraintChecker> RowConstraintChecker::Make(const StructType& schema,
                                                         const std::map<std::string, std::string>& config) {

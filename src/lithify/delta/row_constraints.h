@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@
 #include "lithify/parquet/row_builder.h"
 
 namespace lithify::delta {
+
+// The predicate language's type of a primitive Delta type; nullopt for types it has no
+// comparison for (variant, void) and for nested types. Shared by the constraint checker
+// and the read side's predicate binding.
+std::optional<expr::DataType> ExprTypeOf(const DataType& t);
 
 class RowConstraintChecker {
  public:

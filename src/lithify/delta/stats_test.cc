@@ -2,6 +2,8 @@
 // with every number exactly as written.
 #include "lithify/delta/stats.h"
 
+#include "lithify/base/nesting.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -47,7 +49,8 @@ TEST(ParseStats, MalformedOrMistypedIsCorruption) {
     auto s = ParseStats(bad);
     EXPECT_TRUE(s.status().IsCorruption()) << bad << " -> " << s.status().ToString();
   }
-  std::string deep = std::string(200, '[') + std::string(200, ']');
+  // Past the shared JSON nesting limit (base/nesting.h): refused, never a crash.
+  std::string deep = std::string(kMaxJsonNesting, '[') + std::string(kMaxJsonNesting, ']');
   EXPECT_TRUE(ParseStats("{\"minValues\":" + deep + "}").status().IsCorruption());
   // Arrays and unknown members carry no statistics; nulls mean absent.
   auto s = ParseStats(R"({"numRecords":null,"tightBounds":false,"x":{"a":1},"minValues":{"a":[1,{"b":2}],"c":3}})");
