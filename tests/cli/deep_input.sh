@@ -17,15 +17,15 @@ run 0 "create" -- "$LITHIFY" create "$T" --schema "a long, s string"
 printf '{"a":1,"s":"x"}\n{"a":2,"s":"y"}\n' >"$D/rows.jsonl"
 run 0 "append" -- "$LITHIFY" append "$T" --from "$D/rows.jsonl" --no-auto-compact
 
-# --where: 1000 levels of NOT scan; 1001 levels and 20,000 parentheses are usage errors
+# --where: 200 levels of NOT scan; 201 levels and 20,000 parentheses are usage errors
 # naming the flag.
-run 0 "scan --where 1000 levels" -- "$LITHIFY" scan "$T" --where "$(rep 'NOT ' 1000)a = 1"
-expect "$OUT" '"a":1' "the 1000-level predicate selects the row"
-run 2 "scan --where 1001 levels" -- "$LITHIFY" scan "$T" --where "$(rep 'NOT ' 1001)a = 1"
-expect "$ERR" '--where: position [0-9]+: predicate nested deeper than 1000 levels of AND, OR and NOT' \
-  "1001 levels message"
+run 0 "scan --where 200 levels" -- "$LITHIFY" scan "$T" --where "$(rep 'NOT ' 200)a = 1"
+expect "$OUT" '"a":1' "the 200-level predicate selects the row"
+run 2 "scan --where 201 levels" -- "$LITHIFY" scan "$T" --where "$(rep 'NOT ' 201)a = 1"
+expect "$ERR" '--where: position [0-9]+: predicate nested deeper than 200 levels of AND, OR and NOT' \
+  "201 levels message"
 run 2 "scan --where 20,000 parentheses" -- "$LITHIFY" scan "$T" --where "$(rep '(' 20000)a = 1$(rep ')' 20000)"
-expect "$ERR" '--where: position 2001: predicate nested deeper than 2000 levels of parentheses and NOTs' \
+expect "$ERR" '--where: position 401: predicate nested deeper than 400 levels of parentheses and NOTs' \
   "20,000 parentheses message"
 short "$ERR" "scan --where 20,000 parentheses"
 run 2 "scan --where 20,000 NOTs" -- "$LITHIFY" scan "$T" --where "$(rep 'NOT ' 20000)a = 1"

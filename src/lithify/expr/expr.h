@@ -106,9 +106,9 @@ class Expr {
 // was expected, e.g. "position 6: expected a column or literal after '>='", for
 // malformed input (including unterminated strings, bad typed literals and numbers with
 // more than 38 digits), and for deep nesting (base/nesting.h): more than
-// kMaxPredicateNesting (1000) levels of AND, OR and NOT inside one another, or more than
+// kMaxPredicateNesting (200) levels of AND, OR and NOT inside one another, or more than
 // twice that many parentheses and NOTs open at once ("position N: predicate nested
-// deeper than 1000 levels of AND, OR and NOT"). Both are checked before anything deeper
+// deeper than 200 levels of AND, OR and NOT"). Both are checked before anything deeper
 // is built, so every tree Parse returns is at most 1000 connectives (plus a comparison)
 // deep, which every recursive walk (ToString, Bind, the evaluators, comparison,
 // destruction) takes on any thread's stack, and its ToString parses again.

@@ -615,7 +615,11 @@ TEST(LocalFileSystemTest, ListsTemporariesOfKilledWriters) {
   EXPECT_FALSE(t.is_dir);
   EXPECT_GT(t.mtime_ms, 0);
   // The ordinary listing still hides it; Delete removes it.
-  for (const FileInfo& f : *fs->ListRecursive(env.root)) EXPECT_NE(f.path, t.path);
+  // (The listing is kept in a local: `*fs->ListRecursive(...)` in the range-for would be a
+  // reference into a Result destroyed before the loop runs; ASan found it in CI.)
+  auto visible = fs->ListRecursive(env.root);
+  ASSERT_TRUE(visible.ok()) << visible.status().ToString();
+  for (const FileInfo& f : *visible) EXPECT_NE(f.path, t.path);
   ASSERT_TRUE(fs->Delete(t.path).ok());
   EXPECT_TRUE(fs->ListTemporariesRecursive(env.root)->empty());
   EXPECT_TRUE(fs->ListTemporariesRecursive(JoinPath(env.root, "missing"))->empty());
