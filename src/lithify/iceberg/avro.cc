@@ -458,6 +458,8 @@ struct ContainerReader::Impl {
       LITHIFY_ASSIGN_OR_RETURN(int64_t count, ReadVarLong(&in));
       if (count == 0) break;
       if (count < 0) {
+        // -INT64_MIN does not exist (the fuzzer found it: undefined behaviour).
+        if (count == INT64_MIN) return Status::Corruption("header metadata count out of range");
         count = -count;
         LITHIFY_ASSIGN_OR_RETURN(int64_t ignored, ReadVarLong(&in));
         (void)ignored;

@@ -169,6 +169,16 @@ TEST(Avro, HostileVarintsAndCounts) {
   EXPECT_TRUE(Schema::Parse(std::string(200, '[')).status().IsCorruption());
 }
 
+// The header's metadata block count INT64_MIN (zigzag 0xFFFF...FF) has no negation: a
+// clean Corruption, not undefined behaviour (found by iceberg_avro_fuzz under UBSan).
+TEST(Avro, HeaderCountWithoutANegationIsCorruption) {
+  std::vector<uint8_t> b = {'O', 'b', 'j', 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0};
+  b.resize(b.size() + 32, 0);
+  auto r = ContainerReader::Open(Bytes("min.avro", ByteView(b)));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+}
+
 TEST(Avro, FieldIdsAndMapsAsArrays) {
   Result<Schema> s = Schema::Parse(R"({"type":"record","name":"r","fields":[
     {"name":"m","field-id":109,"type":["null",{"type":"array","logicalType":"map","items":
