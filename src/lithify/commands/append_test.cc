@@ -22,6 +22,8 @@ namespace {
 using delta::testing::Field;
 using delta::testing::Prim;
 using delta::testing::Struct;
+using testing::LatestVersion;
+using testing::ScanLines;
 
 // Creates a table (version 0) through a Transaction, as `lithify create` would.
 void CreateTable(io::FileSystem* fs, const std::string& root, const std::string& schema,
@@ -49,20 +51,6 @@ void CreateTable(io::FileSystem* fs, const std::string& root, const std::string&
 void WriteText(io::FileSystem* fs, const std::string& path, const std::string& text) {
   ASSERT_TRUE(fs->WriteFile(path, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size()))
                   .ok());
-}
-
-std::vector<std::string> ScanLines(io::FileSystem* fs, const std::string& root) {
-  testing::Lines out;
-  auto r = Scan(fs, root, ScanOptions{}, out.sink.get());
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  std::sort(out.lines.begin(), out.lines.end());
-  return out.lines;
-}
-
-int64_t LatestVersion(io::FileSystem* fs, const std::string& root) {
-  auto s = delta::Snapshot::Load(fs, root);
-  EXPECT_TRUE(s.ok()) << s.status().ToString();
-  return s.ok() ? (*s)->version() : -1;
 }
 
 std::string EveryTypeSchema() {

@@ -66,4 +66,21 @@ inline std::optional<std::vector<std::string>> DuckDbRows(const std::string& pat
   return lines;
 }
 
+// Every row of the table's latest version as canonical JSON lines, sorted (a multiset to
+// compare before and after a write).
+inline std::vector<std::string> ScanLines(io::FileSystem* fs, const std::string& root) {
+  Lines out;
+  auto r = Scan(fs, root, ScanOptions{}, out.sink.get());
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  std::sort(out.lines.begin(), out.lines.end());
+  return out.lines;
+}
+
+// The table's latest version; a failed load fails the test and gives -1.
+inline int64_t LatestVersion(io::FileSystem* fs, const std::string& root) {
+  auto s = delta::Snapshot::Load(fs, root);
+  EXPECT_TRUE(s.ok()) << s.status().ToString();
+  return s.ok() ? (*s)->version() : -1;
+}
+
 }  // namespace lithify::commands::testing

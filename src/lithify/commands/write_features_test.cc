@@ -28,6 +28,8 @@ namespace {
 using delta::testing::Field;
 using delta::testing::Prim;
 using delta::testing::Struct;
+using testing::LatestVersion;
+using testing::ScanLines;
 
 const char* kAllFeatures[] = {"appendOnly",      "invariants",      "checkConstraints",
                               "generatedColumns", "identityColumns", "deletionVectors"};
@@ -61,20 +63,6 @@ void WriteText(const std::string& path, const std::string& text) {
   ASSERT_TRUE(fs->WriteFile(path, ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size())).ok());
 }
 
-std::vector<std::string> ScanLines(io::FileSystem* fs, const std::string& root) {
-  testing::Lines out;
-  auto r = Scan(fs, root, ScanOptions{}, out.sink.get());
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
-  std::sort(out.lines.begin(), out.lines.end());
-  return out.lines;
-}
-
-int64_t Version(io::FileSystem* fs, const std::string& root) {
-  auto s = delta::Snapshot::Load(fs, root);
-  EXPECT_TRUE(s.ok()) << s.status().ToString();
-  return s.ok() ? (*s)->version() : -1;
-}
-
 // Every file under the table outside _delta_log (data and DV files).
 int64_t DataFiles(const std::string& root) {
   int64_t n = 0;
@@ -103,7 +91,7 @@ struct Table {
                               int64_t files) {
     ASSERT_FALSE(st.ok());
     for (const auto& p : parts) EXPECT_NE(st.message().find(p), std::string::npos) << p << " not in: " << st.message();
-    EXPECT_EQ(Version(fs.get(), root), version);
+    EXPECT_EQ(LatestVersion(fs.get(), root), version);
     EXPECT_EQ(DataFiles(root), files);
   }
 };
@@ -166,7 +154,7 @@ TEST(WriteFeatures, InvariantsAreEnforcedOnAppend) {
   t.ExpectRefusedUnchanged(t.Append("{\"x\":3}\n").status(),
                            {"DELTA_VIOLATE_CONSTRAINT_WITH_VALUES", "invariant on column x (x > 3)", "x : 3"}, 0, 0);
   ASSERT_TRUE(t.Append("{\"x\":4}\n{\"x\":null}\n").ok());
-  EXPECT_EQ(Version(t.fs.get(), t.root), 1);
+  EXPECT_EQ(LatestVersion(t.fs.get(), t.root), 1);
 }
 
 TEST(WriteFeatures, ConstraintLithifyCannotEvaluateRefusesTheAppend) {
@@ -231,7 +219,7 @@ TEST(WriteFeatures, AppendOnlyRefusesDeletesButNotMaintenance) {
   OptimizeSpec opt;
   auto o = Optimize(t.fs.get(), t.root, opt);
   ASSERT_TRUE(o.ok()) << o.status().ToString();
-  EXPECT_EQ(Version(t.fs.get(), t.root), 3);
+  EXPECT_EQ(LatestVersion(t.fs.get(), t.root), 3);
   EXPECT_EQ(ScanLines(t.fs.get(), t.root), (std::vector<std::string>{R"({"x":1})", R"({"x":2})"}));
 }
 
@@ -277,7 +265,7 @@ TEST(WriteFeatures, DeleteAndMaintenanceKeepRowsOnFeatureTables) {
       (*txn)->SetOperation("WRITE", nlohmann::json::object());
       ASSERT_TRUE((*txn)->Commit().ok());
     }
-    ASSERT_EQ(Version(t.fs.get(), t.root), 1);
+    ASSERT_EQ(LatestVersion(t.fs.get(), t.root), 1);
     const std::vector<std::string> all = {R"({"id":1,"g":10,"x":5})", R"({"id":2,"g":20,"x":6})",
                                           R"({"id":3,"g":30,"x":7})", R"({"id":4,"g":40,"x":8})"};
     ASSERT_EQ(ScanLines(t.fs.get(), t.root), all);
@@ -321,7 +309,7 @@ TEST(WriteFeatures, CorpusIdentityTableRefusesAppend) {
   delta::testing::TempTable copy(testing::DeltaRs("checkpoint-v2-table"));
   Table t;
   t.root = copy.root();
-  const int64_t v = Version(t.fs.get(), t.root);
+  const int64_t v = LatestVersion(t.fs.get(), t.root);
   const int64_t files = DataFiles(t.root);
   const auto before = ScanLines(t.fs.get(), t.root);
   t.ExpectRefusedUnchanged(t.Append("{\"name\":\"n\"}\n").status(),
