@@ -2,6 +2,8 @@
 // reads requests itself and what it bounds.
 #include "lithify/server/http.h"
 
+#include "lithify/io/uri.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -78,13 +80,6 @@ std::string SerializeResponse(const HttpResponse& res) {
 
 namespace {
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 std::string ToLower(std::string_view s) {
@@ -113,22 +108,13 @@ bool IsToken(std::string_view s) {
 }  // namespace
 
 std::optional<std::string> PercentDecode(std::string_view s, bool plus_is_space) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%') {
-      if (i + 2 >= s.size()) return std::nullopt;
-      int hi = HexValue(s[i + 1]), lo = HexValue(s[i + 2]);
-      if (hi < 0 || lo < 0) return std::nullopt;
-      out.push_back(static_cast<char>(hi * 16 + lo));
-      i += 2;
-    } else if (s[i] == '+' && plus_is_space) {
-      out.push_back(' ');
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
+  // One percent decoder (io/uri.h); a query's literal '+' is a space, so it is replaced
+  // before decoding, which keeps an escaped %2B a '+'.
+  std::string text(s);
+  if (plus_is_space) std::replace(text.begin(), text.end(), '+', ' ');
+  Result<std::string> decoded = io::PercentDecode(text);
+  if (!decoded.ok()) return std::nullopt;
+  return std::move(*decoded);
 }
 
 std::optional<std::vector<std::pair<std::string, std::string>>> ParseQuery(std::string_view query) {
