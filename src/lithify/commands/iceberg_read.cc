@@ -281,6 +281,7 @@ ordered_json IcebergFilesToJson(const iceberg::IcebergTable& table, const Iceber
       dj["file_path"] = d.file.recorded_path;
       dj["record_count"] = d.file.record_count;
       dj["data_sequence_number"] = d.data_sequence_number;
+      if (d.kind == iceberg::DeleteFile::Kind::kEquality) dj["equality_ids"] = d.file.equality_ids;
       dels.push_back(std::move(dj));
     }
     j["deletes"] = std::move(dels);
