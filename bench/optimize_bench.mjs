@@ -26,6 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, timed } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -81,20 +82,6 @@ function run(cmd, cmdArgs, opts = {}) {
 }
 
 // One process under /usr/bin/time -v; stdout to `stdoutFile` when given (large outputs).
-function timed(cmd, cmdArgs, stdoutFile) {
-  const out = stdoutFile ? fs.openSync(stdoutFile, 'w') : 'pipe';
-  const r = spawnSync('/usr/bin/time', ['-v', cmd, ...cmdArgs],
-    { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', out, 'pipe'] });
-  if (stdoutFile) fs.closeSync(out);
-  if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.slice(0, 3).join(' ')} failed (${r.status}): ${r.error ?? r.stderr.slice(-2000)}`);
-  const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)[1]) / 1024;
-  const m = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
-  const wall = (Number(m[1] ?? 0) * 3600) + Number(m[2]) * 60 + Number(m[3]);
-  const user = Number(/User time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
-  const sys = Number(/System time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
-  return { wall, cpu: user + sys, rss_mb: rss, stdout: stdoutFile ? '' : r.stdout };
-}
-const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = b => b / 1048576;
 const load = () => os.loadavg()[0].toFixed(1);
 const dataFiles = d => fs.readdirSync(d).filter(f => f.endsWith('.parquet')).map(f => path.join(d, f)).sort();

@@ -23,6 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, timed } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -54,17 +55,6 @@ const dir = args.dir ?? `/tmp/lithify-replay-${nfiles}-${ncommits}`;
 const lithify = path.join(build, 'tools/cli/lithify');
 const gen = path.join(build, 'bench/gen_delta_log');
 
-function timed(cmd, cmdArgs) {
-  const r = spawnSync('/usr/bin/time', ['-v', cmd, ...cmdArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)[1]) / 1024;
-  const m = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
-  const wall = (Number(m[1] ?? 0) * 3600) + Number(m[2]) * 60 + Number(m[3]);
-  const user = Number(/User time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
-  const sys = Number(/System time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
-  return { wall, cpu: user + sys, rss_mb: rss, stdout: r.stdout };
-}
-const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // ---- table (cached)
 const expectedFile = path.join(dir, 'expected.json');
