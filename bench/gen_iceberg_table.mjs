@@ -4,14 +4,15 @@
 // lower/upper bounds of 4 columns, in M data manifests of N/M entries each.
 //
 //   node bench/gen_iceberg_table.mjs DIR [--files 1000000] [--manifests 1000] [--codec deflate|null]
+//        [--transform day|month|year|hour]   (the partition transform on ts; default day)
 //
 // Layout (format version 2, as Spark/Iceberg-Java write it):
 //   DIR/metadata/v1.metadata.json, version-hint.text = "1";
 //   DIR/metadata/snap-<id>.avro: the manifest list (partition field summaries per manifest);
 //   DIR/metadata/manifest-<k>.avro: data manifests; entries ADDED with their sequence
 //   numbers left null (inherited from the manifest list, as the spec's writers do);
-//   manifest k holds the files of day k (spec: day(ts)), so a partition predicate can skip
-//   whole manifests by their summaries.
+//   manifest k holds the files of day k (spec: day(ts), or month/year/hour of it), so a
+//   predicate on ts can skip whole manifests by their partition summaries.
 // The Avro object container files are written here with Avro's binary encoding (zig-zag
 // varints, blocks, sync marker; deflate = raw DEFLATE) and the field-id attributes the
 // Iceberg spec puts on manifest schemas; lithify reads them by field id.
@@ -68,6 +69,8 @@ if (!dir) { console.error('usage: gen_iceberg_table.mjs DIR [--files N] [--manif
 const nfiles = Number(opt('files', 1000000));
 const nmanifests = Number(opt('manifests', 1000));
 const codec = opt('codec', 'deflate');
+const transform = opt('transform', 'day');
+if (!['day', 'month', 'year', 'hour'].includes(transform)) { console.error(`unknown --transform ${transform}`); process.exit(2); }
 const perManifest = Math.ceil(nfiles / nmanifests);
 const snapshotId = 4611686018427387903n;  // above 2^53: readers must keep it exact
 const day0 = 19000;                        // 2022-01-08, as days since the epoch
@@ -82,7 +85,17 @@ const schema = {
     { id: 4, name: 'amount', required: false, type: 'double' },
   ],
 };
-const specFields = [{ name: 'ts_day', transform: 'day', 'source-id': 3, 'field-id': 1000 }];
+const partName = `ts_${transform}`;
+const specFields = [{ name: partName, transform, 'source-id': 3, 'field-id': 1000 }];
+// The partition value of the files of `day` (days since the epoch): Iceberg's transforms
+// count years, months, days or hours since 1970-01-01 (hour: the first hour of the day).
+function partitionValue(day) {
+  if (transform === 'day') return day;
+  if (transform === 'hour') return day * 24;
+  const d = new Date(day * 86400000);
+  const years = d.getUTCFullYear() - 1970;
+  return transform === 'year' ? years : years * 12 + d.getUTCMonth();
+}
 const kv = (name, k, v, vt) => ({ type: 'array', logicalType: 'map',
   items: { type: 'record', name, fields: [{ name: 'key', type: 'int', 'field-id': k }, { name: 'value', type: vt, 'field-id': v }] } });
 const opt_ = (t, id, name) => ({ name, type: ['null', t], default: null, 'field-id': id });
@@ -96,7 +109,7 @@ const entrySchema = {
       { name: 'content', type: 'int', 'field-id': 134 },
       { name: 'file_path', type: 'string', 'field-id': 100 },
       { name: 'file_format', type: 'string', 'field-id': 101 },
-      { name: 'partition', 'field-id': 102, type: { type: 'record', name: 'r102', fields: [opt_('int', 1000, 'ts_day')] } },
+      { name: 'partition', 'field-id': 102, type: { type: 'record', name: 'r102', fields: [opt_('int', 1000, partName)] } },
       { name: 'record_count', type: 'long', 'field-id': 103 },
       { name: 'file_size_in_bytes', type: 'long', 'field-id': 104 },
       opt_(kv('k119_v120', 119, 120, 'long'), 109, 'value_counts'),
@@ -159,17 +172,19 @@ for (let k = 0; k < nmanifests && written < nfiles; ++k) {
     o.long(0);                       // sequence_number: null, inherited
     o.long(0);                       // file_sequence_number: null, inherited
     o.long(0);                       // content: data
-    o.string(`s3://bench-bucket/warehouse/t/data/ts_day=${day}/part-${String(written).padStart(8, '0')}-0000.parquet`);
+    o.string(`s3://bench-bucket/warehouse/t/data/${partName}=${partitionValue(day)}/part-${String(written).padStart(8, '0')}-0000.parquet`);
     o.string('PARQUET');
-    o.long(1); o.long(day);          // partition {ts_day}
+    o.long(1); o.long(partitionValue(day));  // partition {ts_<transform>}
     o.long(records); o.long(size);
     map(o, [[1, records], [2, records], [3, records], [4, records]], (v) => o.long(v));
     map(o, [[1, 0], [2, i % 3], [3, 0], [4, 0]], (v) => o.long(v));
     const idLo = written * 10000, micros = BigInt(day) * 86400000000n;
-    map(o, [[1, le64(idLo)], [2, Buffer.from(cats[i % 8])], [3, le64(micros + BigInt(i) * 1000000n)], [4, f64(0.5)]],
-        (v) => o.bytes(v));
+    // ts of file i of a day: from i ms after midnight, for 50 minutes (inside the first
+    // hour, so that every transform's partition value holds for the whole file).
+    const tsLo = micros + BigInt(i % 1000) * 1000n;
+    map(o, [[1, le64(idLo)], [2, Buffer.from(cats[i % 8])], [3, le64(tsLo)], [4, f64(0.5)]], (v) => o.bytes(v));
     map(o, [[1, le64(idLo + records - 1)], [2, Buffer.from(cats[(i + 3) % 8])],
-            [3, le64(micros + BigInt(i) * 1000000n + 3599999999n)], [4, f64(999.5)]], (v) => o.bytes(v));
+            [3, le64(tsLo + 3000000000n)], [4, f64(999.5)]], (v) => o.bytes(v));
   }
   const file = path.join(meta, `manifest-${String(k).padStart(5, '0')}.avro`);
   const bytes = container(entrySchema, {
@@ -188,7 +203,7 @@ for (const m of manifests) {
   lo.long(m.rows); lo.long(0); lo.long(0);
   lo.long(1); lo.long(1);              // partitions: one summary
   lo.bool(false); lo.long(0);          // contains_null, contains_nan null
-  lo.long(1); lo.bytes(le32(m.day)); lo.long(1); lo.bytes(le32(m.day));
+  lo.long(1); lo.bytes(le32(partitionValue(m.day))); lo.long(1); lo.bytes(le32(partitionValue(m.day)));
   lo.long(0);
 }
 const listFile = path.join(meta, `snap-${snapshotId}-1.avro`);

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/expr/bound.h"
 #include "lithify/expr/stats_eval.h"
@@ -50,6 +51,102 @@ std::optional<expr::Value> ToExpr(const table::Value& v, const expr::DataType& t
       return expr::Value::Decimal(v.unscaled(), t.precision, t.scale);
   }
   return std::nullopt;
+}
+
+// Checked a * b + c (the range arithmetic below must never overflow on hostile bounds).
+std::optional<int64_t> MulAdd(int64_t a, int64_t b, int64_t c) {
+  int64_t m = 0, r = 0;
+  if (__builtin_mul_overflow(a, b, &m) || __builtin_add_overflow(m, c, &r)) return std::nullopt;
+  return r;
+}
+
+// The first day of month `m` counted from 1970-01 (negative before).
+int64_t MonthStartDay(int64_t m) {
+  const int64_t y = m >= 0 ? m / 12 : -((-m + 11) / 12);
+  return DaysFromCivil(1970 + y, static_cast<unsigned>(m - y * 12 + 1), 1);
+}
+
+// The source values a partition value range [lo, hi] of an order-preserving transform
+// covers, as expression values of the source column's type, or nothing when the transform
+// cannot be inverted into a range (bucket, void, truncated decimals, unknown) or the range
+// overflows. *max_truncated: the upper end is a prefix (truncated strings), not a maximum.
+std::optional<std::pair<expr::Value, expr::Value>> SourceRange(const Transform& t, const table::Value& lo,
+                                                               const table::Value& hi, const expr::DataType& et,
+                                                               bool* max_truncated) {
+  using K = Transform::Kind;
+  using expr::TypeKind;
+  *max_truncated = false;
+  if (t.kind == K::kIdentity) {
+    auto a = ToExpr(lo, et), b = ToExpr(hi, et);
+    if (!a || !b) return std::nullopt;
+    *max_truncated = et.kind == TypeKind::kString || et.kind == TypeKind::kBinary;
+    return std::pair{*a, *b};
+  }
+  const bool is_int = lo.kind() == table::Value::Kind::kInt64 || lo.kind() == table::Value::Kind::kDate;
+  if (!is_int || lo.kind() != hi.kind()) {
+    if (t.kind == K::kTruncate && lo.kind() == table::Value::Kind::kString && et.kind == TypeKind::kString) {
+      *max_truncated = true;  // truncate(W) keeps a prefix: values start with the upper bound
+      return std::pair{expr::Value::String(lo.str()), expr::Value::String(hi.str())};
+    }
+    return std::nullopt;
+  }
+  int64_t l = lo.int64(), h = hi.int64();
+  // [first, last] in the source's unit: days for dates, microseconds for timestamps.
+  std::optional<int64_t> first, last;
+  const bool date = et.kind == TypeKind::kDate;
+  const bool ts = et.kind == TypeKind::kTimestamp || et.kind == TypeKind::kTimestampNtz;
+  constexpr int64_t kMicrosPerDay = 86'400'000'000, kMicrosPerHour = 3'600'000'000;
+  auto days_to_unit = [&](int64_t first_day, int64_t next_first_day) {
+    if (date) {
+      first = first_day;
+      last = next_first_day - 1;
+    } else {
+      first = MulAdd(first_day, kMicrosPerDay, 0);
+      last = MulAdd(next_first_day, kMicrosPerDay, -1);
+    }
+  };
+  // Calendar transforms are only inverted within +-1,000,000 years of the epoch.
+  constexpr int64_t kMaxYears = 1'000'000;
+  auto within = [](int64_t a, int64_t b, int64_t limit) { return a >= -limit && a <= limit && b >= -limit && b <= limit; };
+  switch (t.kind) {
+    case K::kYear:
+      if ((!date && !ts) || !within(l, h, kMaxYears)) return std::nullopt;
+      days_to_unit(DaysFromCivil(1970 + l, 1, 1), DaysFromCivil(1970 + h + 1, 1, 1));
+      break;
+    case K::kMonth:
+      if ((!date && !ts) || !within(l, h, 12 * kMaxYears)) return std::nullopt;
+      days_to_unit(MonthStartDay(l), MonthStartDay(h + 1));
+      break;
+    case K::kDay:
+      if ((!date && !ts) || !within(l, h, 366 * kMaxYears)) return std::nullopt;
+      days_to_unit(l, h + 1);
+      break;
+    case K::kHour:
+      if (!ts || !within(l, h, 24 * 366 * kMaxYears)) return std::nullopt;
+      first = MulAdd(l, kMicrosPerHour, 0);
+      last = MulAdd(h + 1, kMicrosPerHour, -1);
+      break;
+    case K::kTruncate:
+      if (!expr::IsIntegerKind(et.kind) || t.param <= 0) return std::nullopt;
+      first = l;
+      if (!__builtin_add_overflow(h, int64_t{t.param} - 1, &h)) last = h;
+      break;
+    default:
+      return std::nullopt;
+  }
+  if (!first || !last) return std::nullopt;
+  auto make = [&](int64_t v) -> std::optional<expr::Value> {
+    if (date) {
+      if (v < INT32_MIN || v > INT32_MAX) return std::nullopt;
+      return expr::Value::Date(static_cast<int32_t>(v));
+    }
+    if (et.kind == TypeKind::kTimestamp) return expr::Value::Timestamp(v);
+    if (et.kind == TypeKind::kTimestampNtz) return expr::Value::TimestampNtz(v);
+    return expr::Value::Integer(et.kind, v);
+  };
+  auto a = make(*first), b = make(*last);
+  if (!a || !b) return std::nullopt;
+  return std::pair{*a, *b};
 }
 
 // The predicate bound against the current schema's flat primitive columns.
@@ -134,6 +231,48 @@ struct Skipper {
     fstats.num_records = f.record_count;
     expr::SkipDecision d = expr::CanSkip(*bound, stats, fstats);
     if (d.skip) *reason = std::move(d.reason);
+    return d.skip;
+  }
+
+  // Whether no file of data manifest `mf` can hold a matching row, judged from the
+  // manifest list's partition field summaries alone (the manifest is then never read).
+  // A source column takes its range from the first partition field on it whose transform
+  // can be inverted (identity, year/month/day/hour, truncate); a summary without bounds, a
+  // spec that does not match the summaries, or a float column that may hold NaN skips
+  // nothing.
+  bool SkipManifest(const ManifestFile& mf, const PartitionSpec* spec, std::string* reason) const {
+    if (!bound || spec == nullptr || spec->fields.size() != mf.partitions.size()) return false;
+    std::vector<expr::ColumnStats> stats(field_ids.size());
+    bool any = false;
+    for (size_t i = 0; i < field_ids.size(); ++i) {
+      const expr::DataType& et = bound->columns()[i].type;
+      expr::ColumnStats& cs = stats[i];
+      cs.timestamps_truncated_to_millis = false;
+      for (size_t p = 0; p < spec->fields.size(); ++p) {
+        const PartitionField& pf = spec->fields[p];
+        const FieldSummary& fs = mf.partitions[p];
+        if (pf.source_id != field_ids[i] || pf.source_ids.size() > 1) continue;
+        if (!fs.contains_null && !cs.null_count) cs.null_count = 0;
+        if (cs.min || !fs.lower_bound || !fs.upper_bound) continue;
+        if (expr::IsFloatKind(et.kind) && fs.contains_nan.value_or(true)) continue;
+        Result<Type> rt = pf.transform.ResultType(types[i]);
+        if (!rt.ok()) continue;
+        Result<table::Value> lo = DecodeBinaryValue(*rt, *fs.lower_bound);
+        Result<table::Value> hi = DecodeBinaryValue(*rt, *fs.upper_bound);
+        if (!lo.ok() || !hi.ok() || lo->is_null() || hi->is_null()) continue;
+        bool truncated = false;
+        if (auto range = SourceRange(pf.transform, *lo, *hi, et, &truncated)) {
+          cs.min = std::move(range->first);
+          cs.max = std::move(range->second);
+          cs.max_may_be_truncated = truncated;
+          cs.max_may_exclude_nan = expr::IsFloatKind(et.kind) && fs.contains_nan.value_or(true);
+        }
+      }
+      any = any || cs.min.has_value() || cs.null_count.has_value();
+    }
+    if (!any) return false;
+    expr::SkipDecision d = expr::CanSkip(*bound, stats, expr::FileStats{});
+    if (d.skip) *reason = "manifest partition summary: " + std::move(d.reason);
     return d.skip;
   }
 };
@@ -266,9 +405,25 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
                                          return index.Add(metadata_, options_.locations, std::move(e), mf.path);
                                        }));
   }
+  // A data manifest whose partition summaries exclude the predicate is not read, unless
+  // the caller wants every skipped file (files --where): then its files are reported with
+  // the manifest's reason. Unread manifests make the dangling-DV check impossible.
+  bool unread = false;
   for (const ManifestFile& mf : manifests) {
     if (mf.content != 0) continue;
     const PartitionSpec* spec = metadata_.FindSpec(mf.spec_id);
+    std::string manifest_reason;
+    const bool pruned = skipper.SkipManifest(mf, spec, &manifest_reason);
+    if (pruned) {
+      ++st.skipped_manifests;
+      if (!options.skipped) {
+        unread = true;
+        const int64_t n = int64_t{mf.added_files_count.value_or(0)} + mf.existing_files_count.value_or(0);
+        st.data_files += n;
+        st.skipped_files += n;
+        continue;
+      }
+    }
     LITHIFY_RETURN_NOT_OK(ReadManifest(
         fs_.get(), metadata_, *snapshot, mf, options_.locations, [&](ManifestEntry&& e) -> Status {
           if (e.status == 2) return Status::OK();
@@ -284,8 +439,8 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
           p.file = std::move(e.file);
           // DVs are matched before skipping so a DV naming a skipped file is not dangling.
           index.Attach(options_.locations, &p);
-          std::string reason;
-          if (skipper.Skip(p.file, spec, &reason)) {
+          std::string reason = manifest_reason;
+          if (pruned || skipper.Skip(p.file, spec, &reason)) {
             ++st.skipped_files;
             return options.skipped ? options.skipped(std::move(p), std::move(reason)) : Status::OK();
           }
@@ -293,7 +448,7 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
         }));
   }
   for (const auto& [target, dv] : index.dvs) {
-    if (!index.dv_targets_seen.count(target)) {
+    if (!unread && !index.dv_targets_seen.count(target)) {
       return Status::Corruption("deletion vector in '{}' references data file '{}', which is not live in "
                                 "snapshot {}", dv.file.recorded_path, target, snapshot->snapshot_id);
     }

@@ -17,7 +17,10 @@
 // Entries with status DELETED are not live. A deletion vector naming a data file that is
 // not live in the snapshot is Corruption (writers must drop a DV with its data file).
 // With a predicate, data files are skipped conservatively from their partition values
-// and column bounds / null counts (expr::CanSkip): skipped files are counted, never read.
+// and column bounds / null counts (expr::CanSkip): skipped files are counted, never read;
+// whole data manifests are skipped first from the manifest list's partition summaries
+// (identity, year/month/day/hour and truncate fields give ranges of their source column),
+// and then not read at all unless PlanOptions::skipped asks for every skipped file.
 //
 // Unsupported features are refused by name (NotSupported): encryption, ORC and Avro data
 // files, multi-argument transforms, v3 row lineage columns are not produced.
@@ -73,7 +76,8 @@ struct PlanOptions {
 struct PlanStats {
   int64_t manifests = 0;
   int64_t data_files = 0;     // live data files considered
-  int64_t skipped_files = 0;  // by the predicate
+  int64_t skipped_files = 0;  // by the predicate (incl. the files of unread manifests)
+  int64_t skipped_manifests = 0;  // data manifests excluded by their partition summaries
   int64_t delete_files = 0;   // live delete files and DVs indexed
 };
 
