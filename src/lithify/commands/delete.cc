@@ -175,15 +175,6 @@ class Deleter {
   Status AddDv(const table::FileEntry& f, const std::vector<uint64_t>& rows);
   Status FlushDvs();
   Status Rewrite(const FileMatches& m);
-  // A data file opened for reading `leaves` of `out`: the reader the adapter reads
-  // through, the file's current DV, and the adapter. Errors name the file.
-  struct OpenedFile {
-    std::unique_ptr<parquet::FileReader> reader;
-    std::optional<delta::DeletionVector> dv;
-    std::unique_ptr<FileAdapter> adapter;
-  };
-  Result<OpenedFile> OpenFile(const table::FileEntry& f, const std::string& path,
-                              const OutputSchema& out, const std::vector<int>& leaves);
   delta::RemoveFile MakeRemove(const table::FileEntry& f) const;
 
   io::FileSystem* fs_;
@@ -258,7 +249,7 @@ Status Deleter::Prepare() {
     m_[k] = 0;
   }
   if (!ctx_.predicate) return Status::OK();
-  const OutputSchema& out = *ctx_.output;
+  const delta::OutputSchema& out = *ctx_.output;
   std::set<int> leaves;
   for (const expr::BoundColumn& c : ctx_.predicate->columns()) {
     int l = out.FindLeaf(c.path);
@@ -286,44 +277,24 @@ Result<int64_t> Deleter::CountLiveRows(const table::FileEntry& f) {
   return n;
 }
 
-Result<Deleter::OpenedFile> Deleter::OpenFile(const table::FileEntry& f, const std::string& path,
-                                              const OutputSchema& out,
-                                              const std::vector<int>& leaves) {
-  OpenedFile o;
-  Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs_, path);
-  if (!reader.ok()) return NameFile(reader.status(), path);
-  o.reader = std::move(*reader);
-  if (f.deletion_vector) {
-    Result<delta::DeletionVector> loaded = delta::LoadDeletionVector(fs_, root_, *f.deletion_vector);
-    if (!loaded.ok()) return loaded.status().WithContextF("{}: deletion vector", path);
-    o.dv.emplace(std::move(*loaded));
-  }
-  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx_, f));
-  Result<std::unique_ptr<FileAdapter>> adapter =
-      FileAdapter::Make(out, snap_.column_mapping_mode(), o.reader.get(), leaves, pv);
-  if (!adapter.ok()) return NameFile(adapter.status(), path);
-  o.adapter = std::move(*adapter);
-  return o;
-}
-
+// Matches are live rows (deletes already applied by the live-rows primitive), by file
+// row index.
 Result<FileMatches> Deleter::ScanFile(const table::FileEntry& f) {
   FileMatches m;
   m.file = &f;
   const std::string path = io::JoinPath(root_, f.path);
-  LITHIFY_ASSIGN_OR_RETURN(OpenedFile opened, OpenFile(f, path, *ctx_.output, pred_leaves_));
-  const std::optional<delta::DeletionVector>& dv = opened.dv;
-  for (int rg = 0; rg < opened.adapter->num_row_groups(); ++rg) {
-    Result<parquet::RowBatch> rb = opened.adapter->ReadRowGroup(rg);
-    if (!rb.ok()) return NameFile(rb.status(), path);
-    const parquet::RowBatch& batch = *rb;
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, ctx_.rows->OpenEntry(f, pred_leaves_));
+  table::LiveBatch live;
+  for (int rg = 0;; ++rg) {
+    LITHIFY_ASSIGN_OR_RETURN(bool more, rows->Next(&live));
+    if (!more) break;
+    const parquet::RowBatch& batch = live.batch;
+    if (batch.num_rows == 0) continue;
     Result<std::vector<bool>> sel = expr::EvaluateBatch(*ctx_.predicate, batch, bcols_);
     if (!sel.ok()) return NameFile(sel.status().WithContextF("row group {}", rg), path);
-    const uint64_t first = static_cast<uint64_t>(batch.first_row_index);
+    m.live_rows += batch.num_rows;
     for (int64_t i = 0; i < batch.num_rows; ++i) {
-      const uint64_t row = first + static_cast<uint64_t>(i);
-      if (dv && dv->Contains(row)) continue;
-      ++m.live_rows;
-      if ((*sel)[i]) m.rows.push_back(row);
+      if ((*sel)[i]) m.rows.push_back(static_cast<uint64_t>(live.row_index[i]));
     }
   }
   return m;
@@ -409,7 +380,7 @@ Status Deleter::FlushDvs() {
 Status Deleter::Rewrite(const FileMatches& m) {
   const Clock::time_point start = Clock::now();
   const table::FileEntry& f = *m.file;
-  const OutputSchema& out = *ctx_.output;
+  const delta::OutputSchema& out = *ctx_.output;
   if (!writer_) {
     LITHIFY_ASSIGN_OR_RETURN(writer_, delta::DataFileWriter::Open(fs_, root_, delta::WriteContext::FromSnapshot(snap_)));
     const parquet::Schema& fs = writer_->file_schema();
@@ -427,23 +398,25 @@ Status Deleter::Rewrite(const FileMatches& m) {
     }
   }
   const std::string path = io::JoinPath(root_, f.path);
-  LITHIFY_ASSIGN_OR_RETURN(OpenedFile opened, OpenFile(f, path, out, data_leaves_));
-  const std::optional<delta::DeletionVector>& dv = opened.dv;
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, ctx_.rows->OpenEntry(f, data_leaves_));
+  table::LiveBatch live;
   size_t next_match = 0;
   int64_t copied = 0;
-  for (int rg = 0; rg < opened.adapter->num_row_groups(); ++rg) {
-    Result<parquet::RowBatch> rb = opened.adapter->ReadRowGroup(rg);
-    if (!rb.ok()) return NameFile(rb.status(), path);
-    parquet::RowBatch& batch = *rb;
-    const uint64_t first = static_cast<uint64_t>(batch.first_row_index);
+  for (int rg = 0;; ++rg) {
+    LITHIFY_ASSIGN_OR_RETURN(bool more, rows->Next(&live));
+    if (!more) break;
+    parquet::RowBatch& batch = live.batch;
     std::vector<bool> keep(static_cast<size_t>(batch.num_rows), true);
+    bool any_dropped = false;
     for (int64_t i = 0; i < batch.num_rows; ++i) {
-      const uint64_t row = first + static_cast<uint64_t>(i);
+      const uint64_t row = static_cast<uint64_t>(live.row_index[i]);
       while (next_match < m.rows.size() && m.rows[next_match] < row) ++next_match;
-      if (next_match < m.rows.size() && m.rows[next_match] == row) keep[i] = false;
-      if (dv && dv->Contains(row)) keep[i] = false;
+      if (next_match < m.rows.size() && m.rows[next_match] == row) {
+        keep[i] = false;
+        any_dropped = true;
+      }
     }
-    parquet::FilterRows(&batch, keep);
+    if (any_dropped) parquet::FilterRows(&batch, keep);
     if (batch.num_rows == 0) continue;
     copied += batch.num_rows;
     Result<parquet::RowBatch> fb = ToFileBatch(std::move(batch), leaf_maps_, writer_->file_schema());

@@ -101,16 +101,6 @@ Status AddPredicate(const parquet::Schema& s, const std::string& where, Projecti
   return Status::OK();
 }
 
-// Applies the predicate and drops the leaves only the predicate needed.
-Status FilterBatch(const Projection& p, parquet::RowBatch* batch) {
-  if (p.predicate) {
-    LITHIFY_ASSIGN_OR_RETURN(std::vector<bool> keep, expr::EvaluateBatch(*p.predicate, *batch, p.predicate_columns));
-    parquet::FilterRows(batch, keep);
-  }
-  if (batch->columns.size() > p.projected) batch->columns.resize(p.projected);
-  return Status::OK();
-}
-
 ordered_json PartitionJson(const iceberg::TableMetadata& m, const iceberg::PlannedFile& f) {
   ordered_json out = ordered_json::object();
   const iceberg::PartitionSpec* spec = m.FindSpec(f.spec_id);
@@ -159,8 +149,8 @@ Result<ScanResult> ScanIceberg(io::FileSystem* fs, const std::string& location, 
                                ScanSink* sink) {
   LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.read.location_map));
   LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.read.snapshot));
-  LITHIFY_ASSIGN_OR_RETURN(iceberg::OutputSchema out, iceberg::OutputSchema::Build(table->metadata().current_schema()));
-  const parquet::Schema& schema = out.schema();
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<iceberg::IcebergLiveRows> rows, iceberg::IcebergLiveRows::Make(table, snap));
+  const parquet::Schema& schema = rows->schema();
   Projection proj;
   LITHIFY_RETURN_NOT_OK(AddColumns(schema, options.columns, &proj));
   // A count reads one leaf at least: live rows come from the deletes, not the values.
@@ -175,28 +165,25 @@ Result<ScanResult> ScanIceberg(io::FileSystem* fs, const std::string& location, 
   }
   if (sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Begin(schema, proj.fields));
 
+  // Planning is Iceberg's (manifests, delete index, skipping); reading is the scan loop
+  // both formats share (ScanLiveFile over the live-rows primitive).
+  LiveScan live;
+  live.leaves = proj.leaves;
+  for (size_t i = 0; i < proj.leaves.size(); ++i) live.rendered.push_back(i < proj.projected);
+  live.predicate = proj.predicate ? &*proj.predicate : nullptr;
+  live.predicate_columns = proj.predicate_columns;
+  live.render = sink != nullptr && !options.count_only;
   ScanResult result;
-  bool done = options.limit == 0;
+  int64_t remaining = options.limit;  // < 0: unlimited
   iceberg::PlanStats stats;
   Status st = table->PlanFiles(
       snap, plan,
       [&](iceberg::PlannedFile&& f) -> Status {
-        if (done) return Status::OK();
+        if (remaining == 0) return Status::OK();
         ++result.files_read;
-        LITHIFY_ASSIGN_OR_RETURN(auto reader, iceberg::LiveRowsReader::Open(*table, out, f, proj.leaves));
-        iceberg::LiveBatch b;
-        while (!done) {
-          LITHIFY_ASSIGN_OR_RETURN(bool more, reader->Next(&b));
-          if (!more) break;
-          ++result.row_groups_read;
-          LITHIFY_RETURN_NOT_OK(FilterBatch(proj, &b.batch));
-          int64_t n = b.batch.num_rows;
-          if (options.limit >= 0) n = std::min(n, options.limit - result.rows);
-          if (n > 0 && sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Rows(b.batch, n));
-          result.rows += n;
-          done = options.limit >= 0 && result.rows >= options.limit;
-        }
-        return Status::OK();
+        const iceberg::IcebergLiveFile file = rows->Describe(std::move(f));
+        LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> reader, rows->Open(file, live.leaves));
+        return ScanLiveFile(reader.get(), file.path, live, &remaining, sink, &result);
       },
       &stats);
   LITHIFY_RETURN_NOT_OK(st);

@@ -7,8 +7,11 @@
 // They share the output vocabulary with Delta where it is neutral (ScanSink and
 // ScanResult, the files verdicts "kept" / "skipped-stats") and use Iceberg's own field
 // names where Iceberg has them (format-version, current-snapshot-id, file_path,
-// record_count, ...). The format-neutral seam that will carry both (table/, issue 15)
-// replaces this split; until then this file is the only place commands/ speaks Iceberg.
+// record_count, ...). Scan already reads through the format-neutral seam (table/
+// live_rows.h: iceberg::IcebergLiveRows, and scan.h's ScanLiveFile, the per-file loop
+// Delta's scan runs too); its planning (manifests, delete index, skipping) and files,
+// describe and diagnose are still Iceberg's own. This file is the only place commands/
+// speaks Iceberg.
 //
 // Snapshot selection: current, by snapshot id, by ref (branch or tag) or as of a time
 // (the snapshot log). Every path the metadata records goes through the location map

@@ -13,7 +13,6 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/commands/cluster.h"
-#include "lithify/commands/logical_reader.h"
 #include "lithify/commands/scan.h"
 #include "lithify/delta/write_gate.h"
 #include "lithify/delta/checkpoint_writer.h"
@@ -272,7 +271,8 @@ class DeltaBinIo final : public exec::BinIo {
 
  private:
   DeltaBinIo(io::FileSystem* fs, const ScanContext& ctx) : fs_(fs), ctx_(ctx), snap_(*ctx.snapshot) {}
-  void MaterializeRowTracking(const table::FileEntry& f, parquet::RowBatch* batch) const;
+  void MaterializeRowTracking(const table::FileEntry& f, const std::vector<int64_t>& row_index,
+                              parquet::RowBatch* batch) const;
 
   // A bin the fast path can take: its inputs (full paths, entries) and the rows each
   // keeps after its DV.
@@ -295,10 +295,10 @@ class DeltaBinIo final : public exec::BinIo {
   const delta::Snapshot& snap_;
   RowTracking rt_;
   // With row tracking: the table schema plus the two materialized columns, read and
-  // written like table columns. `out_` points to ctx_.output or rt_output_.
-  delta::StructType rt_schema_;
-  std::unique_ptr<OutputSchema> rt_output_;
-  const OutputSchema* out_ = nullptr;
+  // written like table columns. `rows_` is ctx_.rows or rt_rows_; `out_` its output.
+  std::unique_ptr<delta::DeltaLiveRows> rt_rows_;
+  const delta::DeltaLiveRows* rows_ = nullptr;
+  const delta::OutputSchema* out_ = nullptr;
   delta::WriteContext write_context_;
   parquet::Schema file_schema_;
   std::vector<int> data_leaves_;  // read leaves that are written (non-partition)
@@ -319,18 +319,18 @@ Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const S
   const delta::Snapshot& snap = *ctx.snapshot;
   io->rt_ = std::move(rt);
   io->write_context_ = delta::WriteContext::FromSnapshot(snap);
-  io->out_ = ctx.output.get();
+  io->rows_ = ctx.rows.get();
   if (io->rt_.enabled) {
-    io->rt_schema_ = snap.schema();
-    io->rt_schema_.fields.push_back(HiddenLongField(io->rt_.row_id_column, snap.column_mapping_mode()));
-    io->rt_schema_.fields.push_back(HiddenLongField(io->rt_.commit_version_column, snap.column_mapping_mode()));
-    LITHIFY_ASSIGN_OR_RETURN(OutputSchema o, OutputSchema::Build(io->rt_schema_, snap.partition_columns()));
-    io->rt_output_ = std::make_unique<OutputSchema>(std::move(o));
-    io->out_ = io->rt_output_.get();
-    io->write_context_.schema = io->rt_schema_;
+    delta::StructType rt_schema = snap.schema();
+    rt_schema.fields.push_back(HiddenLongField(io->rt_.row_id_column, snap.column_mapping_mode()));
+    rt_schema.fields.push_back(HiddenLongField(io->rt_.commit_version_column, snap.column_mapping_mode()));
+    io->write_context_.schema = rt_schema;
+    LITHIFY_ASSIGN_OR_RETURN(io->rt_rows_, delta::DeltaLiveRows::Make(fs, ctx.snapshot, std::move(rt_schema)));
+    io->rows_ = io->rt_rows_.get();
   }
+  io->out_ = &io->rows_->output();
   LITHIFY_ASSIGN_OR_RETURN(io->file_schema_, delta::BuildDataFileSchema(io->write_context_));
-  const OutputSchema& out = *io->out_;
+  const delta::OutputSchema& out = *io->out_;
   for (int l = 0; l < out.schema().num_leaves(); ++l) {
     if (!out.leaves()[l].is_partition) io->data_leaves_.push_back(l);
   }
@@ -349,12 +349,12 @@ Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const S
 }
 
 // The materialized columns are the last two read leaves (the last two top-level fields).
-void DeltaBinIo::MaterializeRowTracking(const table::FileEntry& f, parquet::RowBatch* batch) const {
+void DeltaBinIo::MaterializeRowTracking(const table::FileEntry& f, const std::vector<int64_t>& row_index,
+                                        parquet::RowBatch* batch) const {
   const size_t n = batch->columns.size();
-  const int64_t first = batch->first_row_index;
   if (f.base_row_id) {
     const int64_t base = *f.base_row_id;
-    FillNulls(&batch->columns[n - 2], batch->num_rows, [&](int64_t i) { return base + first + i; });
+    FillNulls(&batch->columns[n - 2], batch->num_rows, [&](int64_t i) { return base + row_index[i]; });
   }
   if (f.default_row_commit_version) {
     const int64_t v = *f.default_row_commit_version;
@@ -362,31 +362,21 @@ void DeltaBinIo::MaterializeRowTracking(const table::FileEntry& f, parquet::RowB
   }
 }
 
+// Live rows through the one primitive (delta/live_rows.h), conformed to the data-file
+// schema.
 Status DeltaBinIo::ReadFile(const planner::Bin& bin, const planner::FileRef& ref, const EmitFn& emit) {
   const table::FileEntry* f = Find(ref);
   if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
   const std::string path = io::JoinPath(snap_.table_root(), f->path);
-  LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
-                               "{}", path);
-  std::optional<delta::DeletionVector> dv;
-  if (f->deletion_vector) {
-    LITHIFY_ASSIGN_OR_RETURN_CTX(dv, delta::LoadDeletionVector(fs_, snap_.table_root(), *f->deletion_vector),
-                                 "{}: deletion vector", path);
-  }
-  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx_, *f));
-  pv.resize(out_->delta_schema().fields.size());  // the materialized columns are no partitions
-  LITHIFY_ASSIGN_OR_RETURN_CTX(
-      std::unique_ptr<FileAdapter> adapter,
-      FileAdapter::Make(*out_, snap_.column_mapping_mode(), reader.get(), data_leaves_, pv), "{}", path);
-  for (int rg = 0; rg < adapter->num_row_groups(); ++rg) {
-    LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch batch, adapter->ReadRowGroup(rg), "{}: row group {}", path, rg);
-    // Row ids come from physical row indexes: materialize before rows are dropped.
-    if (rt_.enabled) MaterializeRowTracking(*f, &batch);
-    if (dv) {
-      parquet::FilterRows(&batch, dv->KeepMask(static_cast<uint64_t>(batch.first_row_index),
-                                               static_cast<uint64_t>(batch.num_rows)));
-    }
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, rows_->OpenEntry(*f, data_leaves_));
+  table::LiveBatch live;
+  for (int rg = 0;; ++rg) {
+    LITHIFY_ASSIGN_OR_RETURN(bool more, rows->Next(&live));
+    if (!more) break;
+    parquet::RowBatch& batch = live.batch;
     if (batch.num_rows == 0) continue;
+    // Row ids come from the file row indexes the primitive keeps for every live row.
+    if (rt_.enabled) MaterializeRowTracking(*f, live.row_index, &batch);
     LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch out, conformer_->Conform(std::move(batch)), "{}: row group {}",
                                  path, rg);
     LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(out)), "{}: row group {}", path, rg);

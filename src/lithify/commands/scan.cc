@@ -1,10 +1,11 @@
 #include "lithify/commands/scan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "lithify/base/macros.h"
-#include "lithify/delta/deletion_vector.h"
+#include "lithify/commands/ingest.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/expr/expr.h"
 #include "lithify/expr/stats_eval.h"
@@ -132,6 +133,87 @@ class RenderSink final : public ScanSink {
 
 }  // namespace
 
+std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataType& type) {
+  using VK = table::Value::Kind;
+  using expr::TypeKind;
+  if (v.is_null()) return expr::Value::Null(type);
+  switch (type.kind) {
+    case TypeKind::kBoolean:
+      if (v.kind() != VK::kBoolean) return std::nullopt;
+      return expr::Value::Boolean(v.boolean());
+    case TypeKind::kInt8: case TypeKind::kInt16: case TypeKind::kInt32: case TypeKind::kInt64:
+      if (v.kind() != VK::kInt64) return std::nullopt;
+      return expr::Value::Integer(type.kind, v.int64());
+    case TypeKind::kFloat32: case TypeKind::kFloat64: {
+      double d;
+      if (v.kind() == VK::kDouble) d = v.dbl();
+      else if (v.kind() == VK::kInt64) d = static_cast<double>(v.int64());
+      else return std::nullopt;
+      // A float statistic is a float (Delta parses it at the column's type): "0.7" is
+      // 0.7f, which is below the double 0.7.
+      if (type.kind == TypeKind::kFloat32) d = static_cast<float>(d);
+      return expr::Value::Floating(type.kind, d);
+    }
+    case TypeKind::kDecimal: {
+      expr::int128_t u;
+      if (v.kind() == VK::kDecimal) {
+        if (v.scale() > type.scale) return std::nullopt;
+        u = v.unscaled() * expr::Pow10(type.scale - v.scale());
+      } else if (v.kind() == VK::kInt64 || v.kind() == VK::kString ||
+                 (v.kind() == VK::kDouble && !v.number_text().empty())) {
+        // JSON statistics of decimals: exact from the number's text (or a checkpoint's
+        // stats_parsed rendering, which quotes decimals); a value the type cannot hold
+        // exactly gives no bound.
+        const std::string text = v.kind() == VK::kInt64 ? std::to_string(v.int64())
+                                 : v.kind() == VK::kString ? v.str() : v.number_text();
+        Result<__int128> exact = ParseDecimalText(text, type.precision, type.scale, false);
+        if (!exact.ok()) return std::nullopt;
+        u = *exact;
+      } else if (v.kind() == VK::kDouble) {
+        // A bare double (no text): the nearest decimal is exact only while the error of
+        // the double times 10^scale stays below half a unit, |unscaled| < 2^50.
+        double scaled = v.dbl() * static_cast<double>(expr::Pow10(type.scale));
+        if (!std::isfinite(scaled) || std::fabs(scaled) >= 1125899906842624.0) return std::nullopt;
+        u = static_cast<expr::int128_t>(std::llround(scaled));
+      } else {
+        return std::nullopt;
+      }
+      if (expr::DecimalDigits(u) > type.precision) return std::nullopt;
+      return expr::Value::Decimal(u, type.precision, type.scale);
+    }
+    case TypeKind::kString:
+      if (v.kind() != VK::kString) return std::nullopt;
+      return expr::Value::String(v.str());
+    case TypeKind::kBinary:
+      if (v.kind() != VK::kBinary && v.kind() != VK::kString) return std::nullopt;
+      return expr::Value::Binary(v.str());
+    case TypeKind::kDate:
+      if (v.kind() == VK::kDate) return expr::Value::Date(static_cast<int32_t>(v.int64()));
+      if (v.kind() == VK::kString) {
+        auto d = expr::ParseDate(v.str());
+        if (d.ok()) return expr::Value::Date(*d);
+      }
+      return std::nullopt;
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz: {
+      int64_t micros;
+      if (v.kind() == VK::kTimestamp || v.kind() == VK::kTimestampNtz) {
+        micros = v.int64();
+      } else if (v.kind() == VK::kString) {
+        bool zone = false;
+        auto t = expr::ParseTimestamp(v.str(), &zone);
+        if (!t.ok()) return std::nullopt;
+        micros = *t;
+      } else {
+        return std::nullopt;
+      }
+      return type.kind == TypeKind::kTimestamp ? expr::Value::Timestamp(micros)
+                                               : expr::Value::TimestampNtz(micros);
+    }
+    default: return std::nullopt;
+  }
+}
+
 std::string_view FileVerdictName(FileVerdict v) {
   switch (v) {
     case FileVerdict::kKept: return "kept";
@@ -157,21 +239,9 @@ Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_roo
   // A log-only table may have no schema at all (no schemaString): it has no columns, and
   // Scan reads it as empty when it has no files.
   if (!s.schema().fields.empty()) {
-    Result<OutputSchema> out = OutputSchema::Build(s.schema(), s.partition_columns());
-    if (!out.ok()) return out.status().WithContext(table_root);
-    ctx.output = std::make_unique<OutputSchema>(std::move(*out));
-  }
-
-  ctx.partition_keys.assign(s.schema().fields.size(), "");
-  for (size_t i = 0; i < s.schema().fields.size(); ++i) {
-    const std::string& name = s.schema().fields[i].name;
-    bool part = std::any_of(s.partition_columns().begin(), s.partition_columns().end(),
-                            [&](const std::string& p) { return Lower(p) == Lower(name); });
-    if (!part) continue;
-    Result<delta::PhysicalColumn> pc =
-        delta::ResolvePhysicalColumn(s.schema(), {name}, s.column_mapping_mode());
-    if (!pc.ok()) return pc.status().WithContext(table_root);
-    ctx.partition_keys[i] = pc->path.front();
+    LITHIFY_ASSIGN_OR_RETURN(ctx.rows, delta::DeltaLiveRows::Make(fs, ctx.snapshot));
+    ctx.output = &ctx.rows->output();
+    ctx.partition_keys = ctx.rows->partition_keys();
   }
 
   if (!where.empty()) {
@@ -193,19 +263,8 @@ Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_roo
 
 Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const ScanContext& ctx,
                                                                       const table::FileEntry& f) {
-  const delta::StructType& schema = ctx.snapshot->schema();
-  std::vector<std::optional<table::Value>> values(schema.fields.size());
-  for (size_t i = 0; i < schema.fields.size(); ++i) {
-    const std::string& key = ctx.partition_keys[i];
-    if (key.empty()) continue;
-    auto it = f.partition_values.find(key);
-    std::optional<std::string> text;
-    if (it != f.partition_values.end()) text = it->second;
-    Result<table::Value> v = delta::ParsePartitionValue(schema.fields[i].type, text);
-    if (!v.ok()) return v.status().WithContextF("{}: partition column '{}'", f.path, schema.fields[i].name);
-    if (!v->is_null()) values[i] = std::move(*v);
-  }
-  return values;
+  if (!ctx.rows) return std::vector<std::optional<table::Value>>();
+  return ctx.rows->PartitionValues(f);
 }
 
 FileJudge FileJudge::Make(const ScanContext& ctx) {
@@ -327,6 +386,40 @@ Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune) {
   return out;
 }
 
+Status ScanLiveFile(table::LiveRowsReader* reader, const std::string& path, const LiveScan& scan,
+                    int64_t* remaining, ScanSink* sink, ScanResult* result) {
+  table::LiveBatch live;
+  for (int rg = 0; *remaining != 0; ++rg) {
+    Result<bool> more = reader->Next(&live);
+    if (!more.ok()) return NameFile(more.status(), path);
+    if (!*more) break;
+    parquet::RowBatch& batch = live.batch;
+    if (scan.count_row_groups) ++result->row_groups_read;
+    if (scan.predicate != nullptr && batch.num_rows > 0) {
+      Result<std::vector<bool>> sel = expr::EvaluateBatch(*scan.predicate, batch, scan.predicate_columns);
+      if (!sel.ok()) return NameFile(sel.status().WithContextF("row group {}", rg), path);
+      parquet::FilterRows(&batch, *sel);
+    }
+    // Predicate-only columns must not render inside a projected struct.
+    size_t w = 0;
+    for (size_t i = 0; i < batch.columns.size(); ++i) {
+      if (i < scan.rendered.size() && !scan.rendered[i]) continue;
+      if (w != i) batch.columns[w] = std::move(batch.columns[i]);
+      ++w;
+    }
+    batch.columns.resize(w);
+    int64_t n = batch.num_rows;
+    if (*remaining > 0) n = std::min(n, *remaining);
+    if (n > 0 && sink != nullptr && scan.render) {
+      Status st = sink->Rows(batch, n);
+      if (!st.ok()) return NameFile(st.WithContextF("row group {}", rg), path);
+    }
+    result->rows += n;
+    if (*remaining > 0) *remaining -= n;
+  }
+  return Status::OK();
+}
+
 Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
                         const ScanOptions& options, ScanSink* sink) {
   LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, table_root, options.version, options.where));
@@ -334,7 +427,7 @@ Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
     if (ctx.snapshot->files().empty()) return ScanResult{};
     return Status::NotSupported("{}: the table has data files but no columns in its schema", table_root);
   }
-  const OutputSchema& out = *ctx.output;
+  const delta::OutputSchema& out = *ctx.output;
   const parquet::Schema& os = out.schema();
   const delta::Snapshot& snap = *ctx.snapshot;
 
@@ -384,68 +477,26 @@ Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
   }
   if (sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Begin(os, fields));
 
+  // Counting without a predicate needs only the footers and the deletion vectors.
+  LiveScan live;
+  live.render = sink != nullptr && !options.count_only;
+  if (!(options.count_only && !ctx.predicate)) {
+    live.leaves = leaves;
+    for (int l : leaves) live.rendered.push_back(in_proj[l]);
+    live.predicate = ctx.predicate ? &*ctx.predicate : nullptr;
+    live.predicate_columns = bcols;
+  } else {
+    live.count_row_groups = false;
+  }
   int64_t remaining = options.limit;  // < 0: unlimited
   for (const FileDecision& d : plan) {
     if (remaining == 0) break;
     if (d.verdict != FileVerdict::kKept) continue;
     const table::FileEntry& f = *d.file;
     const std::string path = io::JoinPath(snap.table_root(), f.path);
-    Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs, path);
-    if (!reader.ok()) return NameFile(reader.status(), path);
+    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> reader, ctx.rows->OpenEntry(f, live.leaves));
     ++result.files_read;
-    std::optional<delta::DeletionVector> dv;
-    if (f.deletion_vector) {
-      Result<delta::DeletionVector> loaded =
-          delta::LoadDeletionVector(fs, snap.table_root(), *f.deletion_vector);
-      if (!loaded.ok()) return loaded.status().WithContextF("{}: deletion vector", path);
-      dv.emplace(std::move(*loaded));
-    }
-    // Counting without a predicate needs only the footer and the deletion vector.
-    if (options.count_only && !ctx.predicate) {
-      for (int rg = 0; rg < (*reader)->num_row_groups() && remaining != 0; ++rg) {
-        int64_t n = (*reader)->metadata().row_groups[rg].num_rows;
-        if (dv) {
-          auto keep = dv->KeepMask((*reader)->RowGroupFirstRow(rg), n);
-          n = std::count(keep.begin(), keep.end(), true);
-        }
-        if (remaining > 0) n = std::min(n, remaining);
-        result.rows += n;
-        if (remaining > 0) remaining -= n;
-      }
-      continue;
-    }
-    LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(ctx, f));
-    Result<std::unique_ptr<FileAdapter>> adapter =
-        FileAdapter::Make(out, snap.column_mapping_mode(), reader->get(), leaves, pv);
-    if (!adapter.ok()) return NameFile(adapter.status(), path);
-    for (int rg = 0; rg < (*adapter)->num_row_groups() && remaining != 0; ++rg) {
-      Result<parquet::RowBatch> rb = (*adapter)->ReadRowGroup(rg);
-      if (!rb.ok()) return NameFile(rb.status(), path);
-      parquet::RowBatch& batch = *rb;
-      ++result.row_groups_read;
-      std::vector<bool> keep;
-      if (dv) keep = dv->KeepMask(static_cast<uint64_t>(batch.first_row_index), batch.num_rows);
-      if (ctx.predicate) {
-        Result<std::vector<bool>> sel = expr::EvaluateBatch(*ctx.predicate, batch, bcols);
-        if (!sel.ok()) return NameFile(sel.status().WithContextF("row group {}", rg), path);
-        if (keep.empty()) {
-          keep = std::move(*sel);
-        } else {
-          for (size_t i = 0; i < keep.size(); ++i) keep[i] = keep[i] && (*sel)[i];
-        }
-      }
-      if (!keep.empty()) parquet::FilterRows(&batch, keep);
-      // Predicate-only columns must not render inside a projected struct.
-      std::erase_if(batch.columns, [&](const parquet::ColumnData& c) { return !in_proj[c.leaf_index]; });
-      int64_t n = batch.num_rows;
-      if (remaining > 0) n = std::min(n, remaining);
-      if (n > 0 && sink != nullptr && !options.count_only) {
-        Status st = sink->Rows(batch, n);
-        if (!st.ok()) return NameFile(st.WithContextF("row group {}", rg), path);
-      }
-      result.rows += n;
-      if (remaining > 0) remaining -= n;
-    }
+    LITHIFY_RETURN_NOT_OK(ScanLiveFile(reader.get(), path, live, &remaining, sink, &result));
   }
   return result;
 }

@@ -7,9 +7,11 @@
 //      values (the predicate's partition-only part, evaluated on the typed values), then
 //      by statistics (expr::CanSkip on the file's min/max/nullCount, partition columns
 //      contributing their exact values)
-//   -> per kept file, one row group at a time: read the needed leaves, map them onto the
-//      output schema (logical_reader.h), drop rows deleted by the deletion vector, apply
-//      the predicate to the remaining rows, hand the batch to the sink.
+//   -> per kept file, one row group at a time: the live rows of the needed leaves from
+//      the live-rows primitive (table/live_rows.h; Delta's: delta/live_rows.h, mapped
+//      onto the output schema, the deletion vector applied), the predicate applied to
+//      them, the batch handed to the sink (ScanLiveFile: the per-file loop, over
+//      any format's live rows).
 // Memory is bounded by one row group of the needed columns of one file.
 //
 // PlanScan is pure given a snapshot (no data file is opened), so `files --where` explains
@@ -25,13 +27,15 @@
 #include <vector>
 
 #include "lithify/base/result.h"
-#include "lithify/commands/logical_reader.h"
+#include "lithify/delta/live_rows.h"
 #include "lithify/delta/snapshot.h"
+#include "lithify/expr/batch_eval.h"
 #include "lithify/expr/bound.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/column_batch.h"
 #include "lithify/parquet/rows_json.h"
 #include "lithify/parquet/schema.h"
+#include "lithify/table/live_rows.h"
 
 namespace lithify::commands {
 
@@ -58,8 +62,10 @@ struct FileDecision {
 // A bound predicate over a table version, with the facts planning needs.
 struct ScanContext {
   std::shared_ptr<const delta::Snapshot> snapshot;
-  // Points into snapshot->schema(); null when the schema has no columns (log-only tables).
-  std::unique_ptr<OutputSchema> output;
+  // The live rows of the snapshot; null when the schema has no columns (log-only tables).
+  std::unique_ptr<delta::DeltaLiveRows> rows;
+  // rows->output() (null with rows).
+  const delta::OutputSchema* output = nullptr;
   std::optional<expr::BoundExpr> predicate;
   // Per Delta top-level field: the partition column's physical name (log key), or "".
   std::vector<std::string> partition_keys;
@@ -78,6 +84,12 @@ Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_roo
 // fields and null values). Corruption naming the file for an unparseable value.
 Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const ScanContext& ctx,
                                                                       const table::FileEntry& f);
+
+// Converts a typed partition value / statistic to an expr value of `type` (nullopt when
+// it cannot be represented exactly, e.g. a decimal statistic with more digits than the
+// type holds, or a bare double of a wide decimal; decimals are read from the number's
+// text, never through a double).
+std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataType& type);
 
 // Judges one file against a context's predicate: first its partition values (the
 // predicate's partition-only part), then its statistics (partition columns giving exact
@@ -127,6 +139,23 @@ struct ScanResult {
   int64_t files_read = 0;
   int64_t row_groups_read = 0;
 };
+
+// What a scan does with the rows of every file it reads.
+struct LiveScan {
+  std::vector<int> leaves;      // output leaves read, in batch order (empty: rows only)
+  std::vector<bool> rendered;   // per batch column: handed to the sink (else predicate-only)
+  const expr::BoundExpr* predicate = nullptr;
+  std::vector<expr::BatchColumn> predicate_columns;  // the predicate's columns in the batch
+  bool render = true;            // false: count only
+  bool count_row_groups = true;  // add every row group to ScanResult::row_groups_read
+};
+
+// Reads the live rows of one file through `reader` (either format's), applies the
+// predicate, drops predicate-only columns and hands at most `*remaining` rows (< 0:
+// unlimited; decremented) to `sink` (when rendering); adds to result->rows and
+// row_groups_read. Errors name `path`, and the row group where there is one.
+Status ScanLiveFile(table::LiveRowsReader* reader, const std::string& path, const LiveScan& scan,
+                    int64_t* remaining, ScanSink* sink, ScanResult* result);
 
 // Runs the scan (see the header comment). `sink` may be null for count_only. Errors name
 // the table or the data file; an unknown or ambiguous --columns entry is InvalidArgument

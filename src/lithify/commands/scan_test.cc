@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "lithify/commands/test_util.h"
+#include "lithify/delta/deletion_vector.h"
 
 namespace lithify::commands {
 namespace {
@@ -57,6 +58,84 @@ TEST_F(ScanTest, DeletionVectorsRemoveRows) {
   r = Scan(fs_.get(), Golden("dv-partitioned-with-checkpoint"), opts, nullptr);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->rows, 35);
+}
+
+// The live-rows primitive (delta/live_rows.h) behind scan: deleted rows never come out,
+// every live row carries its file row index, rows-only reading counts the same rows
+// without columns, and the neutral description carries the DV.
+TEST_F(ScanTest, LiveRowsApplyDeletionVectorsAndKeepRowIndexes) {
+  Result<ScanContext> ctx = PrepareScan(fs_.get(), Golden("dv-partitioned-with-checkpoint"), {}, "");
+  ASSERT_TRUE(ctx.ok()) << ctx.status().ToString();
+  const delta::DeltaLiveRows& rows = *ctx->rows;
+  EXPECT_EQ(rows.version().format, "delta");
+  EXPECT_FALSE(rows.version().partition_fields.empty());
+  std::vector<int> all;
+  for (int i = 0; i < rows.schema().num_leaves(); ++i) all.push_back(i);
+  int64_t live = 0, counted = 0, with_dv = 0;
+  for (const table::FileEntry& f : ctx->snapshot->files()) {
+    Result<delta::DeltaLiveFile> lf = rows.Describe(f);
+    ASSERT_TRUE(lf.ok()) << lf.status().ToString();
+    EXPECT_EQ(lf->partition.values.size(), rows.version().partition_fields.size());
+    std::optional<delta::DeletionVector> dv;
+    if (f.deletion_vector) {
+      ++with_dv;
+      ASSERT_EQ(lf->deletes.size(), 1u);
+      EXPECT_EQ(lf->deletes[0].kind, table::DeleteKind::kDeletionVector);
+      EXPECT_EQ(lf->deletes[0].rows, f.deletion_vector->cardinality);
+      auto loaded = delta::LoadDeletionVector(fs_.get(), ctx->snapshot->table_root(), *f.deletion_vector);
+      ASSERT_TRUE(loaded.ok());
+      dv.emplace(std::move(*loaded));
+    }
+    for (bool rows_only : {false, true}) {
+      auto reader = rows.Open(*lf, rows_only ? std::vector<int>{} : all);
+      ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+      table::LiveBatch b;
+      for (;;) {
+        Result<bool> more = (*reader)->Next(&b);
+        ASSERT_TRUE(more.ok()) << more.status().ToString();
+        if (!*more) break;
+        ASSERT_EQ(static_cast<int64_t>(b.row_index.size()), b.batch.num_rows);
+        EXPECT_EQ(b.batch.columns.size(), rows_only ? 0u : all.size());
+        for (size_t i = 0; i < b.row_index.size(); ++i) {
+          if (i > 0) EXPECT_LT(b.row_index[i - 1], b.row_index[i]);
+          if (dv) EXPECT_FALSE(dv->Contains(static_cast<uint64_t>(b.row_index[i])));
+        }
+        (rows_only ? counted : live) += b.batch.num_rows;
+      }
+      EXPECT_EQ((*reader)->deleted_rows(), f.deletion_vector ? f.deletion_vector->cardinality : 0);
+    }
+  }
+  EXPECT_GT(with_dv, 0);
+  EXPECT_EQ(live, 35);
+  EXPECT_EQ(counted, 35);
+  // A file of another format is refused by name.
+  table::LiveFile foreign;
+  foreign.path = "/elsewhere/x.parquet";
+  auto refused = rows.Open(foreign, all);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.status().IsInvalidArgument());
+}
+
+// Columns resolve by field id and by physical name under column mapping.
+TEST_F(ScanTest, LiveRowsResolveColumnsByFieldIdAndPhysicalName) {
+  Result<ScanContext> ctx = PrepareScan(fs_.get(), Golden("table-with-columnmapping-mode-id"), {}, "");
+  ASSERT_TRUE(ctx.ok()) << ctx.status().ToString();
+  const delta::DeltaLiveRows& rows = *ctx->rows;
+  int mapped = 0;
+  for (size_t i = 0; i < rows.columns().size(); ++i) {
+    const table::TableColumn& c = rows.columns()[i];
+    if (c.repeated) continue;
+    ASSERT_TRUE(c.field_id.has_value()) << c.logical_path.back();
+    auto by_id = rows.LeavesByFieldId({*c.field_id});
+    ASSERT_TRUE(by_id.ok()) << by_id.status().ToString();
+    EXPECT_EQ(*by_id, std::vector<int>{static_cast<int>(i)});
+    auto by_path = rows.LeavesByPhysicalPath({c.physical_path});
+    ASSERT_TRUE(by_path.ok()) << by_path.status().ToString();
+    EXPECT_EQ(*by_path, std::vector<int>{static_cast<int>(i)});
+    if (c.physical_path != c.logical_path) ++mapped;
+  }
+  EXPECT_GT(mapped, 0);
+  EXPECT_TRUE(rows.LeavesByPhysicalPath({{"no-such-column"}}).status().IsNotFound());
 }
 
 TEST_F(ScanTest, ColumnMappingIdAndNameModesReadLogicalNames) {

@@ -881,8 +881,11 @@ LiveRowsReader::~LiveRowsReader() = default;
 int64_t LiveRowsReader::deleted_rows() const { return impl_->deleted_rows; }
 
 Result<std::unique_ptr<LiveRowsReader>> LiveRowsReader::Open(const IcebergTable& table, const OutputSchema& out,
-                                                             const PlannedFile& file, std::vector<int> leaves) {
+                                                             const PlannedFile& file, std::vector<int> leaves,
+                                                             bool rows_only) {
   auto impl = std::make_unique<Impl>();
+  // Rows only: one leaf is read (the row groups' row counts come with a column).
+  if (rows_only) leaves = {0};
   if (leaves.empty()) leaves = out.LeavesFor({});
   const PartitionSpec* spec = table.metadata().FindSpec(file.spec_id);
   // Deletes first: positions, then equality key sets (their columns join the projection).
@@ -922,7 +925,7 @@ Result<std::unique_ptr<LiveRowsReader>> LiveRowsReader::Open(const IcebergTable&
   }
   std::sort(impl->deleted.begin(), impl->deleted.end());
   impl->deleted.erase(std::unique(impl->deleted.begin(), impl->deleted.end()), impl->deleted.end());
-  impl->visible = leaves.size();
+  impl->visible = rows_only ? 0 : leaves.size();
   impl->leaves = all;
   LITHIFY_ASSIGN_OR_RETURN(impl->proj, FileProjection::Open(table, out, file.file, spec, all));
   if (impl->proj->num_rows() != file.file.record_count) {
@@ -961,6 +964,67 @@ Result<bool> LiveRowsReader::Next(LiveBatch* out) {
   b.columns.resize(m.visible);
   out->batch = std::move(b);
   return true;
+}
+
+// ---- IcebergLiveRows ----
+
+Result<std::unique_ptr<IcebergLiveRows>> IcebergLiveRows::Make(std::shared_ptr<const IcebergTable> table,
+                                                               const Snapshot* snapshot) {
+  const TableMetadata& m = table->metadata();
+  LITHIFY_ASSIGN_OR_RETURN(OutputSchema out, OutputSchema::Build(m.current_schema()));
+  std::unique_ptr<IcebergLiveRows> r(new IcebergLiveRows(std::move(table), std::move(out)));
+  table::TableVersion& v = r->version_;
+  v.format = "iceberg";
+  v.location = r->table_->metadata_path();
+  v.version = snapshot != nullptr ? snapshot->snapshot_id : -1;
+  v.properties = m.properties;
+  const parquet::Schema& s = r->out_.schema();
+  for (int i = 0; i < s.num_leaves(); ++i) {
+    const parquet::ColumnDescriptor& d = s.leaf(i);
+    table::TableColumn c;
+    c.logical_path = d.path;
+    c.physical_path = d.path;
+    c.repeated = d.max_rep > 0;
+    if (const NestedField* f = r->out_.field(d.node)) c.field_id = f->id;
+    v.columns.push_back(std::move(c));
+  }
+  if (const PartitionSpec* spec = m.FindSpec(m.default_spec_id)) {
+    for (const PartitionField& pf : spec->fields) v.partition_fields.push_back({pf.name, pf.source_id});
+  }
+  return r;
+}
+
+IcebergLiveFile IcebergLiveRows::Describe(PlannedFile file) const {
+  IcebergLiveFile lf;
+  lf.path = file.file.path;
+  lf.size_bytes = file.file.file_size_in_bytes;
+  lf.records = file.file.record_count;
+  lf.partition.spec_id = file.spec_id;
+  for (const table::Value& v : file.file.partition) {
+    lf.partition.values.push_back(v.is_null() ? std::nullopt : std::optional<table::Value>(v));
+  }
+  for (const DeleteFile& d : file.deletes) {
+    table::DeleteInfo di;
+    di.kind = d.kind == DeleteFile::Kind::kDeletionVector ? table::DeleteKind::kDeletionVector
+              : d.kind == DeleteFile::Kind::kEquality     ? table::DeleteKind::kEqualityDeletes
+                                                          : table::DeleteKind::kPositionDeletes;
+    di.path = d.file.path;
+    di.rows = d.file.record_count;
+    lf.deletes.push_back(std::move(di));
+  }
+  lf.planned = std::move(file);
+  return lf;
+}
+
+Result<std::unique_ptr<table::LiveRowsReader>> IcebergLiveRows::Open(const table::LiveFile& file,
+                                                                     const std::vector<int>& leaves) const {
+  const auto* f = dynamic_cast<const IcebergLiveFile*>(&file);
+  if (f == nullptr) {
+    return Status::InvalidArgument("{}: not a live file of Iceberg table {}", file.path, table_->metadata_path());
+  }
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<LiveRowsReader> r,
+                           LiveRowsReader::Open(*table_, out_, f->planned, leaves, leaves.empty()));
+  return std::unique_ptr<table::LiveRowsReader>(std::move(r));
 }
 
 }  // namespace lithify::iceberg

@@ -24,6 +24,10 @@
 // Memory: one row group of the projected columns at a time, plus this file's deleted
 // positions and the key sets of the equality deletes that apply to it.
 // Errors name the data (or delete) file. Not thread-safe; one reader per file.
+//
+// IcebergLiveRows is Iceberg's side of the live-rows primitive (table/live_rows.h): the
+// output schema and the table version's neutral view, opening a LiveRowsReader for an
+// IcebergLiveFile (a planned file in neutral terms).
 #pragma once
 
 #include <memory>
@@ -34,6 +38,7 @@
 #include "lithify/iceberg/table.h"
 #include "lithify/parquet/column_batch.h"
 #include "lithify/parquet/schema.h"
+#include "lithify/table/live_rows.h"
 
 namespace lithify::iceberg {
 
@@ -59,25 +64,55 @@ class OutputSchema {
   std::vector<const NestedField*> node_fields_;
 };
 
-struct LiveBatch {
-  parquet::RowBatch batch;          // columns: the reader's leaves, in order
-  std::vector<int64_t> row_index;   // file row index of every row in `batch`
-};
+// Columns: the reader's leaves, in order; row_index: the file row index of every row.
+using LiveBatch = table::LiveBatch;
 
-class LiveRowsReader {
+class LiveRowsReader final : public table::LiveRowsReader {
  public:
-  // `leaves` are output leaves (empty: all). Reads the deletes of `file` now.
+  // `leaves` are output leaves (empty: all, unless `rows_only`: then batches carry no
+  // columns, only the live rows). Reads the deletes of `file` now.
   static Result<std::unique_ptr<LiveRowsReader>> Open(const IcebergTable& table, const OutputSchema& out,
-                                                      const PlannedFile& file, std::vector<int> leaves = {});
-  ~LiveRowsReader();
+                                                      const PlannedFile& file, std::vector<int> leaves = {},
+                                                      bool rows_only = false);
+  ~LiveRowsReader() override;
   // The next row group's live rows (possibly none); false after the last row group.
-  Result<bool> Next(LiveBatch* out);
-  int64_t deleted_rows() const;
+  Result<bool> Next(LiveBatch* out) override;
+  int64_t deleted_rows() const override;
 
  private:
   struct Impl;
   explicit LiveRowsReader(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
+};
+
+// A planned data file with its deletes, in neutral terms (partition: the manifest's
+// spec id and tuple).
+struct IcebergLiveFile : table::LiveFile {
+  PlannedFile planned;
+};
+
+class IcebergLiveRows final : public table::LiveRows {
+ public:
+  // The live rows of `snapshot` (nullptr: a table without one) in the current schema.
+  // Errors as OutputSchema::Build's. `table` must stay alive (it is shared).
+  static Result<std::unique_ptr<IcebergLiveRows>> Make(std::shared_ptr<const IcebergTable> table,
+                                                       const Snapshot* snapshot);
+
+  const parquet::Schema& schema() const override { return out_.schema(); }
+  const table::TableVersion& version() const override { return version_; }
+  // InvalidArgument unless `file` is an IcebergLiveFile.
+  Result<std::unique_ptr<table::LiveRowsReader>> Open(const table::LiveFile& file,
+                                                      const std::vector<int>& leaves) const override;
+
+  const OutputSchema& output() const { return out_; }
+  IcebergLiveFile Describe(PlannedFile file) const;
+
+ private:
+  IcebergLiveRows(std::shared_ptr<const IcebergTable> table, OutputSchema out)
+      : table_(std::move(table)), out_(std::move(out)) {}
+  std::shared_ptr<const IcebergTable> table_;
+  OutputSchema out_;
+  table::TableVersion version_;
 };
 
 }  // namespace lithify::iceberg

@@ -1,4 +1,4 @@
-#include "lithify/commands/logical_reader.h"
+#include "lithify/delta/logical_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,10 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
-#include "lithify/commands/ingest.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/parquet/schema_builder.h"
 
-namespace lithify::commands {
+namespace lithify::delta {
 
 using delta::DataType;
 using parquet::ColumnData;
@@ -565,87 +564,6 @@ int OutputSchema::FindLeaf(const std::vector<std::string>& logical_path) const {
   return -1;
 }
 
-std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataType& type) {
-  using VK = table::Value::Kind;
-  using expr::TypeKind;
-  if (v.is_null()) return expr::Value::Null(type);
-  switch (type.kind) {
-    case TypeKind::kBoolean:
-      if (v.kind() != VK::kBoolean) return std::nullopt;
-      return expr::Value::Boolean(v.boolean());
-    case TypeKind::kInt8: case TypeKind::kInt16: case TypeKind::kInt32: case TypeKind::kInt64:
-      if (v.kind() != VK::kInt64) return std::nullopt;
-      return expr::Value::Integer(type.kind, v.int64());
-    case TypeKind::kFloat32: case TypeKind::kFloat64: {
-      double d;
-      if (v.kind() == VK::kDouble) d = v.dbl();
-      else if (v.kind() == VK::kInt64) d = static_cast<double>(v.int64());
-      else return std::nullopt;
-      // A float statistic is a float (Delta parses it at the column's type): "0.7" is
-      // 0.7f, which is below the double 0.7.
-      if (type.kind == TypeKind::kFloat32) d = static_cast<float>(d);
-      return expr::Value::Floating(type.kind, d);
-    }
-    case TypeKind::kDecimal: {
-      expr::int128_t u;
-      if (v.kind() == VK::kDecimal) {
-        if (v.scale() > type.scale) return std::nullopt;
-        u = v.unscaled() * expr::Pow10(type.scale - v.scale());
-      } else if (v.kind() == VK::kInt64 || v.kind() == VK::kString ||
-                 (v.kind() == VK::kDouble && !v.number_text().empty())) {
-        // JSON statistics of decimals: exact from the number's text (or a checkpoint's
-        // stats_parsed rendering, which quotes decimals); a value the type cannot hold
-        // exactly gives no bound.
-        const std::string text = v.kind() == VK::kInt64 ? std::to_string(v.int64())
-                                 : v.kind() == VK::kString ? v.str() : v.number_text();
-        Result<__int128> exact = ParseDecimalText(text, type.precision, type.scale, false);
-        if (!exact.ok()) return std::nullopt;
-        u = *exact;
-      } else if (v.kind() == VK::kDouble) {
-        // A bare double (no text): the nearest decimal is exact only while the error of
-        // the double times 10^scale stays below half a unit, |unscaled| < 2^50.
-        double scaled = v.dbl() * static_cast<double>(expr::Pow10(type.scale));
-        if (!std::isfinite(scaled) || std::fabs(scaled) >= 1125899906842624.0) return std::nullopt;
-        u = static_cast<expr::int128_t>(std::llround(scaled));
-      } else {
-        return std::nullopt;
-      }
-      if (expr::DecimalDigits(u) > type.precision) return std::nullopt;
-      return expr::Value::Decimal(u, type.precision, type.scale);
-    }
-    case TypeKind::kString:
-      if (v.kind() != VK::kString) return std::nullopt;
-      return expr::Value::String(v.str());
-    case TypeKind::kBinary:
-      if (v.kind() != VK::kBinary && v.kind() != VK::kString) return std::nullopt;
-      return expr::Value::Binary(v.str());
-    case TypeKind::kDate:
-      if (v.kind() == VK::kDate) return expr::Value::Date(static_cast<int32_t>(v.int64()));
-      if (v.kind() == VK::kString) {
-        auto d = expr::ParseDate(v.str());
-        if (d.ok()) return expr::Value::Date(*d);
-      }
-      return std::nullopt;
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz: {
-      int64_t micros;
-      if (v.kind() == VK::kTimestamp || v.kind() == VK::kTimestampNtz) {
-        micros = v.int64();
-      } else if (v.kind() == VK::kString) {
-        bool zone = false;
-        auto t = expr::ParseTimestamp(v.str(), &zone);
-        if (!t.ok()) return std::nullopt;
-        micros = *t;
-      } else {
-        return std::nullopt;
-      }
-      return type.kind == TypeKind::kTimestamp ? expr::Value::Timestamp(micros)
-                                               : expr::Value::TimestampNtz(micros);
-    }
-    default: return std::nullopt;
-  }
-}
-
 // ---- FileAdapter ----
 
 struct FileAdapter::Impl {
@@ -789,4 +707,4 @@ Result<parquet::RowBatch> FileAdapter::ReadRowGroup(int rg) {
   return out;
 }
 
-}  // namespace lithify::commands
+}  // namespace lithify::delta

@@ -42,7 +42,7 @@
 #include "lithify/parquet/schema.h"
 #include "lithify/table/value.h"
 
-namespace lithify::commands {
+namespace lithify::delta {
 
 // One leaf of the output schema.
 struct OutputLeaf {
@@ -77,15 +77,6 @@ class OutputSchema {
   std::vector<OutputLeaf> leaves_;
 };
 
-// The expr type of a primitive Delta type (nullopt for void/variant/containers).
-using delta::ExprTypeOf;
-
-// Converts a typed partition value / statistic to an expr value of `type` (nullopt when
-// it cannot be represented exactly, e.g. a decimal statistic with more digits than the
-// type holds, or a bare double of a wide decimal; decimals are read from the number's
-// text, never through a double).
-std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataType& type);
-
 // Reads one data file as batches of the output schema.
 class FileAdapter {
  public:
@@ -109,4 +100,4 @@ class FileAdapter {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace lithify::commands
+}  // namespace lithify::delta
