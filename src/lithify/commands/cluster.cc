@@ -7,6 +7,7 @@
 #include "lithify/base/uuid.h"
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/ddl.h"
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/delta/stats_writer.h"
 #include "lithify/planner/clustering.h"
 
@@ -146,7 +147,7 @@ Result<planner::Plan> PlanClustering(const std::vector<table::FileEntry>& files,
   lo.full = spec.full;
   lo.batch_size = spec.batch_size;
   lo.target_size_source = target_size_source;
-  return planner::PlanLiquid(files, lo, log);
+  return planner::PlanLiquid(delta::DeltaPolicy(), files, lo, log);
 }
 
 Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::BinIo* inner,
@@ -185,11 +186,11 @@ int64_t ClusteringOutputRowGroupBytes(const OptimizeSpec& spec, int threads) {
 std::string TagLiquidOutputs(const std::vector<std::string>& columns, int plan_bin, std::vector<delta::AddFile>* adds,
                              planner::DecisionLog* log) {
   const std::string cube = NewUuid();
-  const std::string zorder_by = planner::ZCubeZOrderByValue(columns);
+  const std::string zorder_by = delta::ZCubeZOrderByValue(columns);
   for (delta::AddFile& a : *adds) {
-    a.clustering_provider = planner::kLiquidClusteringProvider;
-    a.tags[planner::kZCubeIdTag] = cube;
-    a.tags[planner::kZCubeZOrderByTag] = zorder_by;
+    a.clustering_provider = delta::kLiquidClusteringProvider;
+    a.tags[delta::kZCubeIdTag] = cube;
+    a.tags[delta::kZCubeZOrderByTag] = zorder_by;
   }
   if (log != nullptr) {
     for (planner::BinDecision& b : log->bins) {

@@ -23,6 +23,7 @@
 #include "lithify/commands/scan.h"
 #include "lithify/commands/test_util.h"
 #include "lithify/delta/ddl.h"
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/planner/clustering.h"
@@ -193,7 +194,7 @@ TEST_F(ClusterTest, ZOrderMakesPointLookupsOpenFewFilesAndKeepsRows) {
   auto snap = Latest();
   for (const table::FileEntry& f : snap->files()) {
     EXPECT_FALSE(f.clustering_provider.has_value()) << "Z-order outputs carry no clustering provider";
-    EXPECT_EQ(f.tags.count(planner::kZCubeIdTag), 0u) << "OSS Delta writes no ZCube tags for Z-order";
+    EXPECT_EQ(f.tags.count(delta::kZCubeIdTag), 0u) << "OSS Delta writes no ZCube tags for Z-order";
   }
   // The commit records Delta's operation parameters.
   FilesOptions fo;
@@ -245,9 +246,9 @@ TEST_F(ClusterTest, LiquidCubesSealAndAreNeverRewrittenAgain) {
   std::string cube1_id;
   for (const table::FileEntry& e : Live()) {
     EXPECT_EQ(e.clustering_provider, std::optional<std::string>("liquid"));
-    ASSERT_EQ(e.tags.count(planner::kZCubeIdTag), 1u);
-    EXPECT_EQ(e.tags.at(planner::kZCubeZOrderByTag), R"(["customer_id"])");
-    cube1_id = e.tags.at(planner::kZCubeIdTag);
+    ASSERT_EQ(e.tags.count(delta::kZCubeIdTag), 1u);
+    EXPECT_EQ(e.tags.at(delta::kZCubeZOrderByTag), R"(["customer_id"])");
+    cube1_id = e.tags.at(delta::kZCubeIdTag);
   }
   bool cube_logged = false;
   for (const planner::BinDecision& b : r1->log.bins) {
@@ -300,8 +301,8 @@ TEST_F(ClusterTest, LiquidCubesSealAndAreNeverRewrittenAgain) {
   EXPECT_TRUE(rf->plan.full);
   for (const table::FileEntry& e : Live()) {
     EXPECT_FALSE(old_files.count(e.path));
-    EXPECT_EQ(e.tags.at(planner::kZCubeZOrderByTag), R"(["customer_id","category"])");
-    EXPECT_NE(e.tags.at(planner::kZCubeIdTag), cube1_id);
+    EXPECT_EQ(e.tags.at(delta::kZCubeZOrderByTag), R"(["customer_id","category"])");
+    EXPECT_NE(e.tags.at(delta::kZCubeIdTag), cube1_id);
   }
   EXPECT_EQ(Rows(), rows);
   ExpectDuckDbSees(rows);

@@ -17,6 +17,7 @@
 #include "lithify/commands/vacuum.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/ddl.h"
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/planner/clustering.h"
 #include "lithify/planner/compaction.h"
@@ -199,10 +200,10 @@ Status ResolveTarget(const Facts& f, Diagnosis* d, planner::CompactionOptions* c
   planner::TargetSizeInputs ts;
   ts.explicit_bytes = f.options.target_file_size;
   const auto& props = f.snap->properties();
-  if (auto it = props.find("delta.targetFileSize"); it != props.end()) ts.table_property = it->second;
+  if (auto it = props.find(delta::kTargetFileSizeProperty); it != props.end()) ts.table_property = it->second;
   ts.autotune = f.options.autotune;
   ts.table_bytes = d->total_bytes;
-  Result<std::pair<int64_t, std::string>> target = planner::ResolveTargetFileSize(ts);
+  Result<std::pair<int64_t, std::string>> target = planner::ResolveTargetFileSize(delta::DeltaPolicy(), ts);
   if (!target.ok()) return target.status().WithContext(f.snap->table_root());
   d->target_file_size = target->first;
   d->target_size_source = target->second;
@@ -282,7 +283,7 @@ planner::LiquidOptions LiquidOptionsOf(const Facts& f, bool full) {
 Status PlanOptimizeNow(Facts* f, Diagnosis* d) {
   std::string note;
   if (!f->clustering.empty() && f->snap->partition_columns().empty()) {
-    Result<planner::Plan> p = planner::PlanLiquid(f->files, LiquidOptionsOf(*f, false), &f->log);
+    Result<planner::Plan> p = planner::PlanLiquid(delta::DeltaPolicy(), f->files, LiquidOptionsOf(*f, false), &f->log);
     if (p.ok()) {
       f->plan = std::move(*p);
       f->liquid = true;
@@ -293,7 +294,7 @@ Status PlanOptimizeNow(Facts* f, Diagnosis* d) {
     }
   }
   if (!f->liquid) {
-    Result<planner::Plan> p = planner::PlanCompaction(f->files, f->compaction, &f->log);
+    Result<planner::Plan> p = planner::PlanCompaction(delta::DeltaPolicy(), f->files, f->compaction, &f->log);
     if (!p.ok()) return p.status().WithContext(f->snap->table_root());
     f->plan = std::move(*p);
     if (!note.empty()) f->log.summary.push_back(note);
@@ -331,7 +332,7 @@ Status AutoCompaction(const Facts& f, Diagnosis* d) {
   std::vector<planner::PartitionValues> touched;
   for (const auto& [values, p] : f.partitions) touched.push_back(values);
   planner::DecisionLog log;
-  Result<planner::Plan> plan = planner::PlanAutoCompaction(f.files, touched, ao, &log);
+  Result<planner::Plan> plan = planner::PlanAutoCompaction(delta::DeltaPolicy(), f.files, touched, ao, &log);
   if (!plan.ok()) return plan.status().WithContext(f.snap->table_root());
   int64_t multi_file_partitions = 0;
   for (const planner::PartitionDecision& p : log.partitions) {
@@ -345,7 +346,7 @@ Status AutoCompaction(const Facts& f, Diagnosis* d) {
   rules.max_file_size = ao.max_file_size;
   rules.max_deleted_rows_ratio = ao.max_deleted_rows_ratio;
   planner::DecisionLog small_log;
-  Result<planner::Plan> small_plan = planner::PlanCompaction(f.files, rules, &small_log);
+  Result<planner::Plan> small_plan = planner::PlanCompaction(delta::DeltaPolicy(), f.files, rules, &small_log);
   if (!small_plan.ok()) return small_plan.status().WithContext(f.snap->table_root());
   int64_t fullest = 0;
   for (const planner::PartitionDecision& p : small_log.partitions) fullest = std::max(fullest, p.candidates);
@@ -396,9 +397,9 @@ void Clustering(const Facts& f, Diagnosis* d) {
   std::map<std::string, int64_t> cube_bytes;  // current-key cubes: logical bytes
   std::set<std::string> stale_keys;
   for (const FileEntry& e : f.files) {
-    auto id = e.tags.find(planner::kZCubeIdTag);
-    auto by = e.tags.find(planner::kZCubeZOrderByTag);
-    const bool foreign_provider = e.clustering_provider && *e.clustering_provider != planner::kLiquidClusteringProvider;
+    auto id = e.tags.find(delta::kZCubeIdTag);
+    auto by = e.tags.find(delta::kZCubeZOrderByTag);
+    const bool foreign_provider = e.clustering_provider && *e.clustering_provider != delta::kLiquidClusteringProvider;
     if (id == e.tags.end()) {
       if (foreign_provider) {
         ++c.stale_files;
@@ -514,10 +515,10 @@ void NeverCompact(const Facts& f, const Diagnosis& d, std::vector<RankedFinding>
   if (!time_column.empty()) {
     planner::LiquidOptions lo = LiquidOptionsOf(f, false);
     lo.clustering_columns = {time_column};
-    p = planner::PlanLiquid(flat, lo, nullptr);
+    p = planner::PlanLiquid(delta::DeltaPolicy(), flat, lo, nullptr);
     if (p.ok()) clustered = ", clustered by " + time_column;
   }
-  if (!p.ok()) p = planner::PlanCompaction(flat, f.compaction, nullptr);
+  if (!p.ok()) p = planner::PlanCompaction(delta::DeltaPolicy(), flat, f.compaction, nullptr);
   if (p.ok() && !p->bins.empty()) {
     Outcome oc = OutcomeOf(flat, *p, f.options);
     x.effect = EffectOf(oc, true,
@@ -556,7 +557,7 @@ void StaleKeys(const Facts& f, const Diagnosis& d, std::vector<RankedFinding>* o
                {"bytes", d.total_bytes}};
   x.numbers["stale_keys"] = c.stale_keys;
   x.numbers["clustering_columns"] = c.columns;
-  Result<planner::Plan> p = planner::PlanLiquid(f.files, LiquidOptionsOf(f, true), nullptr);
+  Result<planner::Plan> p = planner::PlanLiquid(delta::DeltaPolicy(), f.files, LiquidOptionsOf(f, true), nullptr);
   if (p.ok() && !p->bins.empty()) {
     Outcome oc = OutcomeOf(f.files, *p, f.options);
     x.effect = EffectOf(oc, false,
@@ -598,7 +599,7 @@ void DeletedRows(const Facts& f, const Diagnosis& d, std::vector<RankedFinding>*
                {"dead_bytes", dead_bytes}};
   planner::CompactionOptions purge = f.compaction;
   purge.mode = planner::PlanMode::kReorgPurge;
-  Result<planner::Plan> p = planner::PlanCompaction(f.files, purge, nullptr);
+  Result<planner::Plan> p = planner::PlanCompaction(delta::DeltaPolicy(), f.files, purge, nullptr);
   if (p.ok() && !p->bins.empty()) {
     Outcome oc = OutcomeOf(f.files, *p, f.options);
     x.effect = EffectOf(oc, false,

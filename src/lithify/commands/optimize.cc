@@ -18,6 +18,7 @@
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/deletion_vector.h"
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/delta/stats.h"
 #include "lithify/delta/stats_writer.h"
 #include "lithify/exec/batch_conform.h"
@@ -779,10 +780,10 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   // 3. Plan.
   planner::TargetSizeInputs ts;
   ts.explicit_bytes = spec.target_file_size;
-  if (auto it = snap.properties().find("delta.targetFileSize"); it != snap.properties().end()) ts.table_property = it->second;
+  if (auto it = snap.properties().find(delta::kTargetFileSizeProperty); it != snap.properties().end()) ts.table_property = it->second;
   ts.autotune = spec.autotune;
   for (const table::FileEntry& f : snap.files()) ts.table_bytes += f.size;
-  LITHIFY_ASSIGN_OR_RETURN(auto target, planner::ResolveTargetFileSize(ts));
+  LITHIFY_ASSIGN_OR_RETURN(auto target, planner::ResolveTargetFileSize(delta::DeltaPolicy(), ts));
   planner::CompactionOptions co;
   co.mode = spec.reorg_purge ? planner::PlanMode::kReorgPurge : planner::PlanMode::kCompaction;
   co.max_file_size = target.first;
@@ -798,10 +799,10 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
     LITHIFY_ASSIGN_OR_RETURN(result.plan, PlanClustering(snap.files(), clustering, spec, target.first, target.second,
                                                          co.in_scope, &result.log));
   } else if (spec.auto_compact_partitions) {
-    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanAutoCompaction(snap.files(), *spec.auto_compact_partitions,
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanAutoCompaction(delta::DeltaPolicy(), snap.files(), *spec.auto_compact_partitions,
                                                                       spec.auto_compact, &result.log));
   } else {
-    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanCompaction(snap.files(), co, &result.log));
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanCompaction(delta::DeltaPolicy(), snap.files(), co, &result.log));
   }
   const planner::Plan& plan = result.plan;
   FillPlanMetrics(plan, snap, &result.metrics);

@@ -20,6 +20,7 @@
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/deletion_vector.h"
 #include "lithify/delta/log_segment.h"
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/delta/transaction.h"
 
@@ -458,7 +459,7 @@ int64_t HorizonOf(const nlohmann::json& ci, const delta::LogFile& f) {
   }
   std::optional<int64_t> retention = IntegerParameter(params, "specifiedRetentionMillis");
   if (!retention) retention = IntegerParameter(params, "defaultRetentionMillis");
-  return ts - retention.value_or(planner::kDefaultDeletedFileRetentionMs);
+  return ts - retention.value_or(delta::kDefaultDeletedFileRetentionMs);
 }
 
 }  // namespace
@@ -523,11 +524,11 @@ Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root_in, cons
   opt.retention_check_enabled = r.retention_check_enabled;
   // Delta matches `<col>=` with the logical partition column names.
   opt.partition_columns = snap->partition_columns();
-  LITHIFY_RETURN_NOT_OK(planner::CheckVacuumRetention(opt).WithContext(root));
+  // UniForm-Iceberg tables hide their `metadata` directory from VACUUM too.
+  const delta::DeltaMaintenancePolicy policy = delta::DeltaMaintenancePolicy::ForProperties(snap->properties());
+  LITHIFY_RETURN_NOT_OK(planner::CheckVacuumRetention(policy, opt).WithContext(root));
   r.retention_ms = specified_ms.value_or(table_ms);
   r.delete_before_ms = r.now_ms - r.retention_ms;
-  auto config = snap->properties().find("delta.universalFormat.enabledFormats");
-  opt.uniform_iceberg = config != snap->properties().end() && config->second.find("iceberg") != std::string::npos;
 
   LITHIFY_ASSIGN_OR_RETURN(References refs, CollectReferences(*snap, r.delete_before_ms));
   std::vector<planner::ListedEntry> considered;
@@ -539,13 +540,13 @@ Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root_in, cons
     r.lite_from_version = w.from;
     r.lite_to_version = w.to;
     record = w.record;
-    plan = planner::PlanVacuumLite(considered, refs.live_files, refs.tombstones, opt);
+    plan = planner::PlanVacuumLite(policy, considered, refs.live_files, refs.tombstones, opt);
   } else {
     LITHIFY_ASSIGN_OR_RETURN(considered, ListTable(fs, root));
     if (!spec.dry_run) {
       LITHIFY_ASSIGN_OR_RETURN(record, WindowEnd(fs, root, *snap, r.delete_before_ms));
     }
-    plan = planner::PlanVacuum(considered, refs.live_files, refs.tombstones, opt);
+    plan = planner::PlanVacuum(policy, considered, refs.live_files, refs.tombstones, opt);
   }
   if (!plan.ok()) return plan.status().WithContext(root);
   const PathSet ref_dirs = AncestorDirectories(refs, *plan);

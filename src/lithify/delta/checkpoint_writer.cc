@@ -10,6 +10,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/delta/log_segment.h"
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/parquet/file_writer.h"
 #include "lithify/parquet/row_builder.h"
 
@@ -346,9 +347,9 @@ Result<int64_t> ParseIntervalMs(std::string_view text) {
 }
 
 Result<int64_t> TombstoneRetentionMs(const Metadata& metadata) {
-  static constexpr const char* kKey = "delta.deletedFileRetentionDuration";
+  static constexpr const char* kKey = kDeletedFileRetentionProperty;
   auto it = metadata.configuration.find(kKey);
-  if (it == metadata.configuration.end()) return int64_t{7} * 24 * 3600 * 1000;
+  if (it == metadata.configuration.end()) return kDefaultDeletedFileRetentionMs;
   auto ms = ParseIntervalMs(it->second);
   if (!ms.ok()) return ms.status().WithContextF("table property {}", kKey);
   return ms;

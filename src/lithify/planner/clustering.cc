@@ -1,4 +1,3 @@
-#include "lithify/base/nesting.h"
 #include "lithify/planner/clustering.h"
 
 #include <fmt/format.h>
@@ -17,12 +16,6 @@ namespace lithify::planner {
 namespace {
 
 using table::FileEntry;
-using Json = nlohmann::json;
-
-const std::string* Tag(const FileEntry& f, const char* name) {
-  auto it = f.tags.find(name);
-  return it == f.tags.end() ? nullptr : &it->second;
-}
 
 int OutputFiles(int64_t bytes, int64_t max_file_size) {
   const int64_t n = std::max<int64_t>(1, bytes / max_file_size);
@@ -153,8 +146,9 @@ struct LiquidFile {
 
 class LiquidPlanner {
  public:
-  LiquidPlanner(const std::vector<FileEntry>& files, const LiquidOptions& o, DecisionLog* log)
-      : files_(files), o_(o), log_(log) {}
+  LiquidPlanner(const TablePolicy& policy, const std::vector<FileEntry>& files,
+                const LiquidOptions& o, DecisionLog* log)
+      : policy_(policy), files_(files), o_(o), log_(log) {}
 
   Result<Plan> Run() {
     StartPlan();
@@ -204,10 +198,9 @@ class LiquidPlanner {
       }
       LiquidFile& lf = sorted_[i];
       lf.index = static_cast<int>(i);
-      lf.id = Tag(f, kZCubeIdTag);
-      lf.other_provider =
-          f.clustering_provider.has_value() && *f.clustering_provider != kLiquidClusteringProvider;
-      const std::string* zorder_by = Tag(f, kZCubeZOrderByTag);
+      lf.id = policy_.CubeId(f);
+      lf.other_provider = policy_.ClusteredByOtherProvider(f);
+      const std::string* zorder_by = policy_.CubeColumnsText(f);
       if (lf.id != nullptr && zorder_by != nullptr) {
         lf.cube = true;
         LITHIFY_ASSIGN_OR_RETURN(lf.matching, Matches(f, *zorder_by));
@@ -222,10 +215,10 @@ class LiquidPlanner {
 
   Result<bool> Matches(const FileEntry& f, const std::string& zorder_by) {
     if (zorder_by == last_zorder_by_) return last_matching_;
-    auto columns = ParseZCubeZOrderBy(zorder_by);
+    auto columns = policy_.ParseCubeColumns(zorder_by);
     if (!columns.ok()) {
       return Status::Corruption("file '{}': tag {} is not a JSON array of strings: {}", f.path,
-                                kZCubeZOrderByTag, zorder_by);
+                                policy_.CubeColumnsName(), zorder_by);
     }
     last_zorder_by_ = zorder_by;
     last_matching_ = *columns == o_.clustering_columns;
@@ -373,7 +366,7 @@ class LiquidPlanner {
       if (log_->cubes.empty() || log_->cubes.back().id != *lf.id) {
         CubeDecision c;
         c.id = *lf.id;
-        c.zorder_by = *Tag(files_[lf.index], kZCubeZOrderByTag);
+        c.zorder_by = *policy_.CubeColumnsText(files_[lf.index]);
         c.matching = lf.matching;
         log_->cubes.push_back(std::move(c));
       }
@@ -414,6 +407,7 @@ class LiquidPlanner {
     if (log_ != nullptr) log_->Summarize();
   }
 
+  const TablePolicy& policy_;
   const std::vector<FileEntry>& files_;
   const LiquidOptions& o_;
   DecisionLog* log_;
@@ -424,26 +418,6 @@ class LiquidPlanner {
 };
 
 }  // namespace
-
-std::string ZCubeZOrderByValue(const std::vector<std::string>& logical_columns) {
-  return Json(logical_columns).dump();
-}
-
-Result<std::vector<std::string>> ParseZCubeZOrderBy(std::string_view value) {
-  const Json j = JsonNestedDeeper(value) ? Json() : Json::parse(value, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_array()) {
-    return Status::InvalidArgument("{} '{}' is not a JSON array", kZCubeZOrderByTag, value);
-  }
-  std::vector<std::string> out;
-  out.reserve(j.size());
-  for (const Json& e : j) {
-    if (!e.is_string()) {
-      return Status::InvalidArgument("{} '{}' holds a non-string", kZCubeZOrderByTag, value);
-    }
-    out.push_back(e.get<std::string>());
-  }
-  return out;
-}
 
 Curve CurveFor(PlanMode mode, size_t num_columns) {
   return mode == PlanMode::kLiquid && num_columns >= 2 ? Curve::kHilbert : Curve::kZOrder;
@@ -523,8 +497,8 @@ Result<Plan> PlanZOrder(const std::vector<FileEntry>& files, const ZOrderOptions
   return plan;
 }
 
-Result<Plan> PlanLiquid(const std::vector<FileEntry>& files, const LiquidOptions& o,
-                        DecisionLog* log) {
+Result<Plan> PlanLiquid(const TablePolicy& policy, const std::vector<FileEntry>& files,
+                        const LiquidOptions& o, DecisionLog* log) {
   if (o.clustering_columns.empty()) {
     return Status::InvalidArgument(
         "liquid clustering planning needs clustering columns (a table clustered by nothing "
@@ -537,7 +511,7 @@ Result<Plan> PlanLiquid(const std::vector<FileEntry>& files, const LiquidOptions
                                    o.min_cube_size);
   }
   LITHIFY_RETURN_NOT_OK(CheckBatchSize(o.batch_size));
-  return LiquidPlanner(files, o, log).Run();
+  return LiquidPlanner(policy, files, o, log).Run();
 }
 
 }  // namespace lithify::planner

@@ -6,11 +6,14 @@
 //  its files (single files included: Z-order is not idempotent), files in ascending size
 //  order, written as max(1, bin bytes / max_file_size) files.
 //
-//  Liquid (PlanLiquid), over the live files of an unpartitioned table, sorted by ZCUBE_ID
-//  tag (files without one first, then ids in byte order):
-//   1. provider/columns filter: a file is a candidate iff its clusteringProvider is unset
-//      or "liquid", and it is not in a ZCube (both ZCube tags) built from other clustering
-//      columns (ZCUBE_ZORDER_BY parsed and compared with the current logical columns);
+//  Liquid (PlanLiquid), over the live files of an unpartitioned table, sorted by cube id
+//  (TablePolicy::CubeId; Delta: the ZCUBE_ID tag; files without one first, then ids in
+//  byte order):
+//   1. provider/columns filter: a file is a candidate iff the policy does not call it
+//      clustered by another provider (Delta: clusteringProvider unset or "liquid"), and it
+//      is not in a cube (an id and a columns text; Delta: both ZCube tags) built from other
+//      clustering columns (the columns text parsed by the policy and compared with the
+//      current logical columns);
 //   2. sealed cubes: consecutive files with one ZCUBE_ID form a cube; a cube whose
 //      estimated logical size (sum of size * live rows / physical rows, or size without
 //      row counts) is >= min_cube_size is complete and left alone;
@@ -30,9 +33,10 @@
 // ZCube seen (DecisionLog::cubes), each bin ("... become one new ZCube ...") and, when
 // nothing is planned, the structural cause.
 //
-// Executor contract (not done here): Z-order outputs get dataChange=false and no ZCube
-// tags (OSS Delta); liquid outputs get dataChange=false, clusteringProvider "liquid", tags
-// ZCUBE_ID = a fresh UUID per bin and ZCUBE_ZORDER_BY = ZCubeZOrderByValue(columns).
+// Executor contract (not done here; Delta's in delta/maintenance_policy.h): Z-order outputs
+// get dataChange=false and no ZCube tags (OSS Delta); liquid outputs get dataChange=false,
+// clusteringProvider "liquid", tags ZCUBE_ID = a fresh UUID per bin and ZCUBE_ZORDER_BY =
+// delta::ZCubeZOrderByValue(columns).
 // The curve: CurveFor(plan.mode, plan.columns.size()) (curves.h).
 //
 // Everything here is a pure function of its arguments (no IO, no clock), safe to call
@@ -51,22 +55,10 @@
 #include "lithify/planner/curves.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/plan.h"
+#include "lithify/planner/policy.h"
 #include "lithify/table/file_entry.h"
 
 namespace lithify::planner {
-
-inline constexpr char kZCubeIdTag[] = "ZCUBE_ID";
-inline constexpr char kZCubeZOrderByTag[] = "ZCUBE_ZORDER_BY";
-// Declared by Delta but never written; Delta clears it with the other two.
-inline constexpr char kZCubeZOrderCurveTag[] = "ZCUBE_ZORDER_CURVE";
-// AddFile.clusteringProvider of liquid clustering's outputs.
-inline constexpr char kLiquidClusteringProvider[] = "liquid";
-
-// The ZCUBE_ZORDER_BY tag value for logical column names: compact JSON array text, e.g.
-// ["a","b"] (what Delta's JsonUtils writes for a Seq[String]).
-std::string ZCubeZOrderByValue(const std::vector<std::string>& logical_columns);
-// Inverse: InvalidArgument unless `value` is a JSON array of strings.
-Result<std::vector<std::string>> ParseZCubeZOrderBy(std::string_view value);
 
 // Delta's curve choice (MultiDimClustering.cluster): liquid with >= 2 columns -> Hilbert;
 // liquid with one column and Z-order -> Z-order.
@@ -99,7 +91,7 @@ Result<Plan> PlanZOrder(const std::vector<table::FileEntry>& files, const ZOrder
                         DecisionLog* log);
 
 struct LiquidOptions {
-  // The table's clustering columns by logical name (as in ZCUBE_ZORDER_BY). Must not be
+  // The table's clustering columns by logical name (as in a cube's columns text). Must not be
   // empty (a table clustered by nothing is compacted instead, as in Delta).
   std::vector<std::string> clustering_columns;
   // clustering.mergeStrategy.minCubeSize.threshold: a cube this large is sealed.
@@ -119,9 +111,9 @@ struct LiquidOptions {
 // version, any order). Fills `log` when non-null (previous contents replaced).
 // InvalidArgument for empty clustering_columns, a non-positive size or batch size, or a
 // file with partition values (liquid tables are unpartitioned; the message names the
-// file); Corruption naming the file when a ZCUBE_ZORDER_BY tag is not a JSON array of
-// strings (Delta fails there too).
-Result<Plan> PlanLiquid(const std::vector<table::FileEntry>& files, const LiquidOptions& options,
-                        DecisionLog* log);
+// file); Corruption naming the file when a cube's columns text does not parse
+// (TablePolicy::ParseCubeColumns; Delta fails there too).
+Result<Plan> PlanLiquid(const TablePolicy& policy, const std::vector<table::FileEntry>& files,
+                        const LiquidOptions& options, DecisionLog* log);
 
 }  // namespace lithify::planner

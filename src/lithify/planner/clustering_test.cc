@@ -13,7 +13,12 @@ namespace lithify::planner {
 namespace {
 
 using table::FileEntry;
+using testing::Delta;
 using testing::File;
+using delta::kZCubeIdTag;
+using delta::kZCubeZOrderByTag;
+using delta::ParseZCubeZOrderBy;
+using delta::ZCubeZOrderByValue;
 
 const std::vector<std::string> kAB = {"a", "b"};
 
@@ -197,7 +202,7 @@ TEST(LiquidPlanTest, UnclusteredFilesMergeIntoOneNewZCube) {
   const std::vector<FileEntry> files = {File("u1", 10 * kMiB), File("u2", 10 * kMiB),
                                         File("u3", 10 * kMiB)};
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(plan->mode, PlanMode::kLiquid);
   ASSERT_EQ(plan->bins.size(), 1u);
@@ -228,7 +233,7 @@ TEST(LiquidPlanTest, SealedCubeIsNeverACandidate) {
       CubeFile("s1", 60 * kMiB, "c1"), CubeFile("s2", 40 * kMiB, "c1"),
       CubeFile("t1", 100 * kMiB - 1, "c2"), File("u1", 10 * kMiB)};
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 1u);
   // Unclustered first, then the small cube (ZCUBE_ID order).
@@ -258,7 +263,7 @@ TEST(LiquidPlanTest, EstimatedLogicalSizeDecidesSealing) {
   half_deleted.deletion_vector = dv;
   const std::vector<FileEntry> files = {half_deleted, File("u", kMiB)};
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 1u);
   EXPECT_EQ(plan->bins[0].files.size(), 2u);
@@ -272,7 +277,7 @@ TEST(LiquidPlanTest, LoneSmallCubeIsNothingToDo) {
                                         CubeFile("l1", 5 * kMiB, "small"),
                                         CubeFile("l2", 5 * kMiB, "small")};
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->bins.empty());
   EXPECT_EQ(VerdictOf(log, "l1"), FileVerdict::kLoneCube);
@@ -291,7 +296,7 @@ TEST(LiquidPlanTest, TwoSmallCubesMerge) {
   const std::vector<FileEntry> files = {CubeFile("b1", 5 * kMiB, "bbb"),
                                         CubeFile("a1", 5 * kMiB, "aaa"),
                                         CubeFile("b2", 5 * kMiB, "bbb")};
-  auto plan = PlanLiquid(files, Liquid(), nullptr);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), nullptr);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 1u);
   EXPECT_EQ(Paths(plan->bins[0]), (std::vector<std::string>{"a1", "b1", "b2"}));
@@ -305,7 +310,7 @@ TEST(LiquidPlanTest, OtherClusteringKeysNeedFull) {
                                         CubeFile("o2", 5 * kMiB, "old", {"x"}),
                                         CubeFile("l1", 5 * kMiB, "small")};
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   ASSERT_TRUE(plan.ok());
   // Without FULL the old cube is skipped, leaving one lone small cube: nothing to do.
   EXPECT_TRUE(plan->bins.empty());
@@ -320,7 +325,7 @@ TEST(LiquidPlanTest, OtherClusteringKeysNeedFull) {
 
   // Only files of other columns: nothing to do without FULL, and the log says why.
   DecisionLog only_old;
-  auto old = PlanLiquid({files[0], files[1]}, Liquid(), &only_old);
+  auto old = PlanLiquid(Delta(), {files[0], files[1]}, Liquid(), &only_old);
   ASSERT_TRUE(old.ok());
   EXPECT_TRUE(old->bins.empty());
   EXPECT_TRUE(SummaryHas(only_old, "nothing to cluster: every file stays as it is: 2 files built "
@@ -328,7 +333,7 @@ TEST(LiquidPlanTest, OtherClusteringKeysNeedFull) {
       << Joined(only_old.summary);
 
   // FULL: the old cube joins, and the lone-cube rule no longer applies.
-  auto full = PlanLiquid(files, Liquid(/*full=*/true), &log);
+  auto full = PlanLiquid(Delta(), files, Liquid(/*full=*/true), &log);
   ASSERT_TRUE(full.ok());
   ASSERT_EQ(full->bins.size(), 1u);
   EXPECT_EQ(Paths(full->bins[0]), (std::vector<std::string>{"l1", "o1", "o2"}));
@@ -347,7 +352,7 @@ TEST(LiquidPlanTest, OtherProviderIsExcluded) {
   liquid_plain.clustering_provider = "liquid";
   const std::vector<FileEntry> files = {foreign, liquid_plain, File("u", 5 * kMiB)};
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 1u);
   EXPECT_EQ(Paths(plan->bins[0]), (std::vector<std::string>{"p", "u"}));
@@ -358,7 +363,7 @@ TEST(LiquidPlanTest, OtherProviderIsExcluded) {
 TEST(LiquidPlanTest, BinsCloseAtTargetCubeSize) {
   const std::vector<FileEntry> files = {File("a", 60 * kMiB), File("b", 60 * kMiB),
                                         File("c", 60 * kMiB)};
-  auto plan = PlanLiquid(files, Liquid(), nullptr);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), nullptr);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 2u);  // 120 <= 150, then a single file kept as its own cube
   EXPECT_EQ(plan->bins[0].files.size(), 2u);
@@ -369,13 +374,13 @@ TEST(LiquidPlanTest, BinsCloseAtTargetCubeSize) {
   // Capacity is max(target, min): a target below the minimum is raised to it.
   LiquidOptions o = Liquid();
   o.target_cube_size = 50 * kMiB;
-  auto raised = PlanLiquid(files, o, nullptr);
+  auto raised = PlanLiquid(Delta(), files, o, nullptr);
   ASSERT_TRUE(raised.ok());
   EXPECT_EQ(raised->target_cube_size, 100 * kMiB);
   EXPECT_EQ(raised->bins.size(), 3u);
 
   o.batch_size = 130 * kMiB;
-  auto batched = PlanLiquid(files, o, nullptr);
+  auto batched = PlanLiquid(Delta(), files, o, nullptr);
   ASSERT_TRUE(batched.ok());
   EXPECT_EQ(batched->batches.size(), 2u);
 }
@@ -384,7 +389,7 @@ TEST(LiquidPlanTest, EverythingSealedSummary) {
   const std::vector<FileEntry> files = {CubeFile("s1", 200 * kMiB, "c1"),
                                         CubeFile("s2", 300 * kMiB, "c2")};
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->bins.empty());
   EXPECT_TRUE(SummaryHas(log, "nothing to cluster: every remaining file belongs to a sealed "
@@ -398,7 +403,7 @@ TEST(LiquidPlanTest, EverythingSealedSummary) {
   EXPECT_EQ(j["files"][0]["verdict"], "sealed_cube");
 
   DecisionLog empty_log;
-  ASSERT_TRUE(PlanLiquid({}, Liquid(), &empty_log).ok());
+  ASSERT_TRUE(PlanLiquid(Delta(), {}, Liquid(), &empty_log).ok());
   EXPECT_TRUE(SummaryHas(empty_log, "the table has no data files"));
 }
 
@@ -408,7 +413,7 @@ TEST(LiquidPlanTest, TagEdgeCasesAndErrors) {
   // any unclustered file and drops it as alone; the tagless file is kept.
   FileEntry half = File("half", 5 * kMiB);
   half.tags[kZCubeIdTag] = "zzz";
-  auto plan = PlanLiquid({half, CubeFile("l", 5 * kMiB, "aaa")}, Liquid(), nullptr);
+  auto plan = PlanLiquid(Delta(), {half, CubeFile("l", 5 * kMiB, "aaa")}, Liquid(), nullptr);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 1u);
   EXPECT_EQ(Paths(plan->bins[0]), (std::vector<std::string>{"half"}));
@@ -416,30 +421,30 @@ TEST(LiquidPlanTest, TagEdgeCasesAndErrors) {
 
   FileEntry bad = CubeFile("bad", kMiB, "c");
   bad.tags[kZCubeZOrderByTag] = "not json";
-  Status s = PlanLiquid({bad}, Liquid(), nullptr).status();
+  Status s = PlanLiquid(Delta(), {bad}, Liquid(), nullptr).status();
   EXPECT_TRUE(s.IsCorruption());
   EXPECT_NE(s.message().find("'bad'"), std::string::npos);
 
-  Status part = PlanLiquid({File("p/x", kMiB, {{"p", "1"}})}, Liquid(), nullptr).status();
+  Status part = PlanLiquid(Delta(), {File("p/x", kMiB, {{"p", "1"}})}, Liquid(), nullptr).status();
   EXPECT_TRUE(part.IsInvalidArgument());
   EXPECT_NE(part.message().find("'p/x'"), std::string::npos);
 
   LiquidOptions o = Liquid();
   o.clustering_columns.clear();
-  EXPECT_TRUE(PlanLiquid({}, o, nullptr).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanLiquid(Delta(), {}, o, nullptr).status().IsInvalidArgument());
   o = Liquid();
   o.max_file_size = 0;
-  EXPECT_TRUE(PlanLiquid({}, o, nullptr).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanLiquid(Delta(), {}, o, nullptr).status().IsInvalidArgument());
   o = Liquid();
   o.min_cube_size = -1;
-  EXPECT_TRUE(PlanLiquid({}, o, nullptr).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanLiquid(Delta(), {}, o, nullptr).status().IsInvalidArgument());
 }
 
 TEST(LiquidPlanTest, PlanJsonRoundTripsClusteringModes) {
   const std::vector<FileEntry> files = {CubeFile("s1", 200 * kMiB, "c1"), File("u1", 10 * kMiB),
                                         CubeFile("t1", 5 * kMiB, "c2", {"x"}),
                                         CubeFile("t2", 30 * kMiB, "c3")};
-  auto liquid = PlanLiquid(files, Liquid(true), nullptr);
+  auto liquid = PlanLiquid(Delta(), files, Liquid(true), nullptr);
   ASSERT_TRUE(liquid.ok());
   ASSERT_FALSE(liquid->bins.empty());
   auto zorder = PlanZOrder(files, ZOrder(), nullptr);
@@ -509,10 +514,10 @@ TEST(ClusteringScaleTest, MillionFilesLiquidPlan) {
     return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
   };
   const double start = cpu_ms();
-  auto bare = PlanLiquid(files, Liquid(), nullptr);
+  auto bare = PlanLiquid(Delta(), files, Liquid(), nullptr);
   const double mid = cpu_ms();
   DecisionLog log;
-  auto plan = PlanLiquid(files, Liquid(), &log);
+  auto plan = PlanLiquid(Delta(), files, Liquid(), &log);
   const double end = cpu_ms();
   ASSERT_TRUE(bare.ok());
   ASSERT_TRUE(plan.ok());

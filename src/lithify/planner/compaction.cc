@@ -18,6 +18,7 @@ using table::FileEntry;
 
 // The rules one planning run applies (already validated and resolved per mode).
 struct Rules {
+  const TablePolicy* policy = nullptr;
   PlanMode mode = PlanMode::kCompaction;
   int64_t min_file_size = 0;
   int64_t max_file_size = 0;
@@ -88,23 +89,15 @@ Grouping GroupByPartition(const std::vector<FileEntry>& files) {
   return g;
 }
 
-// Delta's candidate rule (§1.3): strict < on size, strict > on the deleted-row ratio,
-// and a DV without numRecords always qualifies (its ratio is unknown).
-bool IsCandidate(const FileEntry& f, const Rules& r) {
-  if (r.must_rewrite != nullptr && *r.must_rewrite && (*r.must_rewrite)(f)) return true;
-  if (f.size < r.min_file_size) return true;
-  if (!f.deletion_vector) return false;
-  const std::optional<int64_t> n = f.num_records();
-  if (!n) return true;
-  const double ratio =
-      static_cast<double>(f.deletion_vector->cardinality) / static_cast<double>(*n);
-  return ratio > r.max_deleted_rows_ratio;
+// The file's verdict: nullopt = candidate. Files the command forces are candidates
+// whatever the format's rule says; the rule itself is the policy's.
+std::optional<FileVerdict> Verdict(const FileEntry& f, const Rules& r) {
+  if (r.must_rewrite != nullptr && *r.must_rewrite && (*r.must_rewrite)(f)) return std::nullopt;
+  return r.policy->CompactionVerdict(
+      f, CandidateThresholds{r.mode, r.min_file_size, r.max_deleted_rows_ratio});
 }
 
-FileVerdict NonCandidateVerdict(const FileEntry& f, const Rules& r) {
-  if (r.mode == PlanMode::kReorgPurge) return FileVerdict::kNoDeletedRows;
-  return f.deletion_vector ? FileVerdict::kTooFewDeletedRows : FileVerdict::kTooLarge;
-}
+bool IsCandidate(const FileEntry& f, const Rules& r) { return !Verdict(f, r).has_value(); }
 
 // The bin loop of §1.5 over one partition's candidates as (size, file index), sorted
 // ascending. Empty bins (Delta emits one when the first file alone exceeds the maximum)
@@ -214,10 +207,10 @@ class Planner {
         verdict = *excluded[i];
       } else {
         ++plan_.total_considered_files;
-        if (IsCandidate(f, rules_)) {
-          candidates[g].push_back(static_cast<int>(i));
+        if (std::optional<FileVerdict> v = Verdict(f, rules_)) {
+          verdict = *v;
         } else {
-          verdict = NonCandidateVerdict(f, rules_);
+          candidates[g].push_back(static_cast<int>(i));
         }
       }
       if (log_ != nullptr) LogFile(f, g, verdict);
@@ -317,7 +310,7 @@ Status ValidateSizes(int64_t min_file_size, int64_t max_file_size, double ratio)
   return Status::OK();
 }
 
-Result<Rules> CompactionRules(const CompactionOptions& o) {
+Result<Rules> CompactionRules(const TablePolicy& policy, const CompactionOptions& o) {
   if (o.mode != PlanMode::kCompaction && o.mode != PlanMode::kReorgPurge) {
     return Status::InvalidArgument("PlanCompaction does not plan mode '{}'", PlanModeName(o.mode));
   }
@@ -325,6 +318,7 @@ Result<Rules> CompactionRules(const CompactionOptions& o) {
     return Status::InvalidArgument("batch size must be positive, got {}", *o.batch_size);
   }
   Rules r;
+  r.policy = &policy;
   r.mode = o.mode;
   const bool reorg = o.mode == PlanMode::kReorgPurge;
   // REORG PURGE runs the compaction rule with minFileSize 0 and ratio 0 (§6), which
@@ -412,9 +406,9 @@ std::string PartitionText(const PartitionValues& values) {
   return out;
 }
 
-Result<Plan> PlanCompaction(const std::vector<table::FileEntry>& files,
+Result<Plan> PlanCompaction(const TablePolicy& policy, const std::vector<table::FileEntry>& files,
                             const CompactionOptions& options, DecisionLog* log) {
-  LITHIFY_ASSIGN_OR_RETURN(const Rules rules, CompactionRules(options));
+  LITHIFY_ASSIGN_OR_RETURN(const Rules rules, CompactionRules(policy, options));
   const Grouping grouping = GroupByPartition(files);
   std::vector<std::optional<FileVerdict>> excluded(files.size());
   if (options.in_scope) {
@@ -425,7 +419,8 @@ Result<Plan> PlanCompaction(const std::vector<table::FileEntry>& files,
   return Planner(files, grouping, rules, log).Run(excluded, {});
 }
 
-Result<Plan> PlanAutoCompaction(const std::vector<table::FileEntry>& files,
+Result<Plan> PlanAutoCompaction(const TablePolicy& policy,
+                                const std::vector<table::FileEntry>& files,
                                 const std::vector<PartitionValues>& touched_partitions,
                                 const AutoCompactionOptions& options, DecisionLog* log) {
   if (options.min_num_files < 1 || options.max_num_partitions < 1) {
@@ -435,6 +430,7 @@ Result<Plan> PlanAutoCompaction(const std::vector<table::FileEntry>& files,
         options.min_num_files, options.max_num_partitions);
   }
   Rules rules;
+  rules.policy = &policy;
   rules.mode = PlanMode::kAutoCompaction;
   rules.max_file_size = options.max_file_size;
   rules.min_file_size = options.min_file_size.value_or(options.max_file_size / 2);

@@ -1,13 +1,14 @@
 // Bin-packing compaction planning: OPTIMIZE, REORG ... APPLY (PURGE), auto compaction.
 //
-// Pure functions from a table version's live files (table::FileEntry) to a Plan, with
-// Delta's exact rules (delta-maintenance-facts.md §1.3-§1.6, §5.1, §6):
+// Pure functions from a table version's live files (table::FileEntry) to a Plan. The
+// mechanism is Delta's (delta-maintenance-facts.md §1.3-§1.6, §5.1, §6); which files are
+// candidates is the table format's (TablePolicy::CompactionVerdict, policy.h):
 //
 //  1. Scope: files outside the partition predicate (`in_scope`) are not considered.
-//  2. Candidates (COMPACTION): size < minFileSize, OR a deletion vector without
-//     numRecords, OR deleted/physical rows > maxDeletedRowsRatio. Strict < and >.
-//     REORG PURGE is the same rule with minFileSize 0 and ratio 0, i.e. every file with
-//     deleted rows (Delta asserts exactly those values).
+//  2. Candidates: the files `must_rewrite` names, and those the policy accepts under the
+//     run's thresholds (minFileSize, maxDeletedRowsRatio). REORG PURGE runs the same
+//     rule with minFileSize 0 and ratio 0 (Delta asserts exactly those values), which
+//     under Delta's policy selects every file with deleted rows.
 //  3. Group by partition values. Delta groups by the *typed* (normalized) values; this
 //     planner groups by the values as recorded, because it sees no schema. Callers whose
 //     writers format one value two ways (timestamps) normalize partition_values first.
@@ -41,6 +42,7 @@
 #include "lithify/base/result.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/plan.h"
+#include "lithify/planner/policy.h"
 #include "lithify/table/file_entry.h"
 
 namespace lithify::planner {
@@ -73,7 +75,7 @@ struct CompactionOptions {
 // live files of one version, any order). Fills `log` when non-null (its previous contents
 // are replaced). InvalidArgument for max_file_size <= 0, min_file_size < 0, a negative or
 // NaN ratio, batch_size <= 0, or an unsupported mode.
-Result<Plan> PlanCompaction(const std::vector<table::FileEntry>& files,
+Result<Plan> PlanCompaction(const TablePolicy& policy, const std::vector<table::FileEntry>& files,
                             const CompactionOptions& options, DecisionLog* log);
 
 struct AutoCompactionOptions {
@@ -98,13 +100,14 @@ struct AutoCompactionOptions {
 // process history. lithify is stateless across processes, so the trigger is derived from
 // the snapshot alone: a touched partition qualifies when it holds at least
 // `min_num_files` compaction candidates (files < minFileSize or with too many deleted
-// rows). This equals Delta's steady-state rule with autoCompact.minFileSize set, and
-// gives every process the same answer. When more than `max_num_partitions` qualify,
+// rows, by the policy's rule). This equals Delta's steady-state rule with
+// autoCompact.minFileSize set, and gives every process the same answer. When more than `max_num_partitions` qualify,
 // Delta samples at random; here the partitions with the most candidates win (ties by
 // partition order), so plans are reproducible. Then the OPTIMIZE rules run with
 // minFileSize / maxFileSize above, single-file bins dropped, one batch.
 // InvalidArgument as for PlanCompaction, or for min_num_files < 1 / max_num_partitions < 1.
-Result<Plan> PlanAutoCompaction(const std::vector<table::FileEntry>& files,
+Result<Plan> PlanAutoCompaction(const TablePolicy& policy,
+                                const std::vector<table::FileEntry>& files,
                                 const std::vector<PartitionValues>& touched_partitions,
                                 const AutoCompactionOptions& options, DecisionLog* log);
 

@@ -12,6 +12,7 @@ namespace lithify::planner {
 namespace {
 
 using table::FileEntry;
+using testing::Delta;
 using testing::File;
 using testing::kMB;
 
@@ -40,7 +41,7 @@ TEST(CompactionTest, HourlyPartitionsPackIntoTwoBinsEach) {
     }
   }
   DecisionLog log;
-  auto plan = PlanCompaction(files, Optimize(256 * kMiB), &log);
+  auto plan = PlanCompaction(Delta(), files, Optimize(256 * kMiB), &log);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   ASSERT_EQ(plan->bins.size(), 48u);
   EXPECT_EQ(plan->partitions_optimized, 24);
@@ -82,7 +83,7 @@ TEST(CompactionTest, FiveMinutePartitionsWithOneFileEachGiveNoBins) {
                          {{"slot", slot}}));
   }
   DecisionLog log;
-  auto plan = PlanCompaction(files, Optimize(256 * kMiB), &log);
+  auto plan = PlanCompaction(Delta(), files, Optimize(256 * kMiB), &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->bins.empty());
   EXPECT_EQ(plan->total_files_skipped, 288);
@@ -105,7 +106,7 @@ TEST(CompactionTest, FileLargerThanTargetIsAloneAndDropped) {
   std::vector<FileEntry> files = {File("big", 300 * kMiB, p), File("a", 10 * kMiB, p),
                                   File("b", 20 * kMiB, p)};
   DecisionLog log;
-  auto plan = PlanCompaction(files, Optimize(256 * kMiB), &log);
+  auto plan = PlanCompaction(Delta(), files, Optimize(256 * kMiB), &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 1u);
   ASSERT_EQ(plan->bins[0].files.size(), 2u);
@@ -124,7 +125,7 @@ TEST(CompactionTest, FileLargerThanTargetIsAloneAndDropped) {
 TEST(CompactionTest, OversizedFirstFileLeavesNoEmptyBin) {
   std::vector<FileEntry> files = {File("x", 600 * kMiB), File("y", 700 * kMiB)};
   DecisionLog log;
-  auto plan = PlanCompaction(files, Optimize(512 * kMiB), &log);
+  auto plan = PlanCompaction(Delta(), files, Optimize(512 * kMiB), &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->bins.empty());
   ASSERT_EQ(log.bins.size(), 2u);
@@ -138,7 +139,7 @@ TEST(CompactionTest, DeletedRowsSingletonSkippedByOptimizeRewrittenByReorg) {
   std::vector<FileEntry> files = {File("dv.parquet", 900 * kMB, p, 1'000'000, 100'000),
                                   File("large.parquet", 3 * kGiB / 2, p)};
   DecisionLog log;
-  auto optimize = PlanCompaction(files, CompactionOptions{}, &log);
+  auto optimize = PlanCompaction(Delta(), files, CompactionOptions{}, &log);
   ASSERT_TRUE(optimize.ok());
   EXPECT_TRUE(optimize->bins.empty());
   EXPECT_EQ(log.files[0].verdict, FileVerdict::kCandidate);
@@ -148,7 +149,7 @@ TEST(CompactionTest, DeletedRowsSingletonSkippedByOptimizeRewrittenByReorg) {
 
   CompactionOptions reorg;
   reorg.mode = PlanMode::kReorgPurge;
-  auto purge = PlanCompaction(files, reorg, &log);
+  auto purge = PlanCompaction(Delta(), files, reorg, &log);
   ASSERT_TRUE(purge.ok());
   ASSERT_EQ(purge->bins.size(), 1u);
   ASSERT_EQ(purge->bins[0].files.size(), 1u);
@@ -166,7 +167,7 @@ TEST(CompactionTest, DeletedRowsSingletonSkippedByOptimizeRewrittenByReorg) {
 TEST(CompactionTest, LargeFileChosenOnlyForDeletedRowsPointsToReorg) {
   std::vector<FileEntry> files = {File("big", 2 * kGiB, {}, 1000, 100)};
   DecisionLog log;
-  auto plan = PlanCompaction(files, CompactionOptions{}, &log);
+  auto plan = PlanCompaction(Delta(), files, CompactionOptions{}, &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->bins.empty());
   EXPECT_TRUE(HasLine(log.summary, "1 files qualify only for their deleted rows"));
@@ -178,7 +179,7 @@ TEST(CompactionTest, UnpartitionedTablePacksAcrossWholeTable) {
   std::vector<FileEntry> files;
   for (int i = 0; i < 100; ++i) files.push_back(File(fmt::format("f{:03d}", i), 10 * kMiB));
   DecisionLog log;
-  auto plan = PlanCompaction(files, Optimize(256 * kMiB), &log);
+  auto plan = PlanCompaction(Delta(), files, Optimize(256 * kMiB), &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 4u);  // 25 x 10 MiB = 250 MiB; the 26th would be 260 MiB
   for (const Bin& b : plan->bins) {
@@ -199,7 +200,7 @@ TEST(CompactionTest, SizeThresholdIsStrict) {
   o.max_file_size = 1000;
   std::vector<FileEntry> files = {File("at", 100), File("below", 99), File("below2", 99)};
   DecisionLog log;
-  auto plan = PlanCompaction(files, o, &log);
+  auto plan = PlanCompaction(Delta(), files, o, &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(log.files[0].verdict, FileVerdict::kTooLarge);
   EXPECT_EQ(log.FileReason(log.files[0]), "too large: 100 B >= minFileSize 100 B");
@@ -215,7 +216,7 @@ TEST(CompactionTest, DeletedRowsRatioIsStrict) {
                                   File("no_stats", 50, {}, std::nullopt, 1),
                                   File("no_dv_no_stats", 50, {}, std::nullopt)};
   DecisionLog log;
-  auto plan = PlanCompaction(files, o, &log);
+  auto plan = PlanCompaction(Delta(), files, o, &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(log.files[0].verdict, FileVerdict::kTooFewDeletedRows);
   EXPECT_NE(log.FileReason(log.files[0]).find("5.0% <= 5.0%"), std::string::npos);
@@ -231,11 +232,11 @@ TEST(CompactionTest, DeletedRowsRatioIsStrict) {
 TEST(CompactionTest, BinCapacityIsInclusive) {
   CompactionOptions o;
   o.max_file_size = 100;
-  auto exact = PlanCompaction({File("a", 50), File("b", 50)}, o, nullptr);
+  auto exact = PlanCompaction(Delta(), {File("a", 50), File("b", 50)}, o, nullptr);
   ASSERT_TRUE(exact.ok());
   ASSERT_EQ(exact->bins.size(), 1u);
   EXPECT_EQ(exact->bins[0].total_bytes, 100);
-  auto over = PlanCompaction({File("a", 50), File("b", 51)}, o, nullptr);
+  auto over = PlanCompaction(Delta(), {File("a", 50), File("b", 51)}, o, nullptr);
   ASSERT_TRUE(over.ok());
   EXPECT_TRUE(over->bins.empty());
 }
@@ -247,7 +248,7 @@ TEST(CompactionTest, ReorgIgnoresSizeAndKeepsEveryFileWithDeletedRows) {
   std::vector<FileEntry> files = {File("small_clean", 1), File("tiny_dv", 10, {}, 100, 1),
                                   File("dv_no_stats", 20, {}, std::nullopt, 3)};
   DecisionLog log;
-  auto plan = PlanCompaction(files, o, &log);
+  auto plan = PlanCompaction(Delta(), files, o, &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(log.files[0].verdict, FileVerdict::kNoDeletedRows);
   ASSERT_EQ(plan->bins.size(), 1u);  // 10 + 20 bytes fit one bin
@@ -259,7 +260,7 @@ TEST(CompactionTest, MustRewriteForcesCandidates) {
   o.mode = PlanMode::kReorgPurge;
   o.must_rewrite = [](const FileEntry& f) { return f.path == "dropped_col"; };
   DecisionLog log;
-  auto plan = PlanCompaction({File("dropped_col", 5 * kGiB), File("clean", 10)}, o, &log);
+  auto plan = PlanCompaction(Delta(), {File("dropped_col", 5 * kGiB), File("clean", 10)}, o, &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 1u);
   EXPECT_EQ(plan->bins[0].files[0].path, "dropped_col");
@@ -274,7 +275,7 @@ TEST(CompactionTest, ScopeExclusionsAreRecorded) {
   std::vector<FileEntry> files = {File("1a", 10, {{"d", "1"}}), File("1b", 10, {{"d", "1"}}),
                                   File("2a", 10, {{"d", "2"}}), File("2b", 10, {{"d", "2"}})};
   DecisionLog log;
-  auto plan = PlanCompaction(files, o, &log);
+  auto plan = PlanCompaction(Delta(), files, o, &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->total_considered_files, 2);
   EXPECT_EQ(plan->total_files_skipped, 0);
@@ -292,7 +293,7 @@ TEST(CompactionTest, NullPartitionValueIsItsOwnGroup) {
                                   File("n2", 10, {{"d", std::nullopt}}),
                                   File("s1", 10, {{"d", "null"}}), File("s2", 10, {{"d", "null"}})};
   DecisionLog log;
-  auto plan = PlanCompaction(files, CompactionOptions{}, &log);
+  auto plan = PlanCompaction(Delta(), files, CompactionOptions{}, &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 2u);
   EXPECT_EQ(plan->bins[0].partition_values.at("d"), std::nullopt);  // null sorts first
@@ -309,7 +310,7 @@ TEST(CompactionTest, BatchesFollowBinPackBySize) {
     files.push_back(File(std::string(part) + "a", each, {{"p", part}}));
     files.push_back(File(std::string(part) + "b", each, {{"p", part}}));
   }
-  auto plan = PlanCompaction(files, o, nullptr);
+  auto plan = PlanCompaction(Delta(), files, o, nullptr);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 3u);
   // Sorted by size: p1 (30), p0 (60) -> 90; p2 (90) would make 180 -> new batch.
@@ -319,7 +320,7 @@ TEST(CompactionTest, BatchesFollowBinPackBySize) {
 }
 
 TEST(CompactionTest, UnsetBatchSizeGivesOneBatchEvenWithoutBins) {
-  auto plan = PlanCompaction({File("only", 10)}, CompactionOptions{}, nullptr);
+  auto plan = PlanCompaction(Delta(), {File("only", 10)}, CompactionOptions{}, nullptr);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->bins.empty());
   ASSERT_EQ(plan->batches.size(), 1u);
@@ -329,16 +330,16 @@ TEST(CompactionTest, UnsetBatchSizeGivesOneBatchEvenWithoutBins) {
 TEST(CompactionTest, InvalidOptionsAreRejected) {
   CompactionOptions o;
   o.max_file_size = 0;
-  EXPECT_TRUE(PlanCompaction({}, o, nullptr).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanCompaction(Delta(), {}, o, nullptr).status().IsInvalidArgument());
   o = CompactionOptions{};
   o.max_deleted_rows_ratio = std::nan("");
-  EXPECT_TRUE(PlanCompaction({}, o, nullptr).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanCompaction(Delta(), {}, o, nullptr).status().IsInvalidArgument());
   o = CompactionOptions{};
   o.batch_size = 0;
-  EXPECT_TRUE(PlanCompaction({}, o, nullptr).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanCompaction(Delta(), {}, o, nullptr).status().IsInvalidArgument());
   o = CompactionOptions{};
   o.mode = PlanMode::kAutoCompaction;
-  EXPECT_TRUE(PlanCompaction({}, o, nullptr).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanCompaction(Delta(), {}, o, nullptr).status().IsInvalidArgument());
 }
 
 TEST(BinPackBySizeTest, MatchesDeltaRules) {
@@ -361,7 +362,7 @@ TEST(AutoCompactionTest, TouchedPartitionNeedsMinNumFilesSmallFiles) {
   add("b", 49, kMiB);       // touched, 49: does not
   add("c", 100, kMiB);      // not touched
   DecisionLog log;
-  auto plan = PlanAutoCompaction(files, {{{"p", "a"}}, {{"p", "b"}}}, AutoCompactionOptions{}, &log);
+  auto plan = PlanAutoCompaction(Delta(), files, {{{"p", "a"}}, {{"p", "b"}}}, AutoCompactionOptions{}, &log);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(plan->mode, PlanMode::kAutoCompaction);
   EXPECT_EQ(plan->min_file_size, 64 * kMiB);
@@ -388,7 +389,7 @@ TEST(AutoCompactionTest, NoQualifyingPartitionExplainsTheTrigger) {
   std::vector<FileEntry> files;
   for (int i = 0; i < 10; ++i) files.push_back(File(fmt::format("f{}", i), kMiB));
   DecisionLog log;
-  auto plan = PlanAutoCompaction(files, {{}}, AutoCompactionOptions{}, &log);
+  auto plan = PlanAutoCompaction(Delta(), files, {{}}, AutoCompactionOptions{}, &log);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->bins.empty());
   EXPECT_TRUE(HasLine(log.summary, "holds at least minNumFiles (50) small files"));
@@ -402,7 +403,7 @@ TEST(AutoCompactionTest, PartitionCapPrefersMostSmallFiles) {
   AutoCompactionOptions o;
   o.min_num_files = 5;
   o.max_num_partitions = 2;
-  auto plan = PlanAutoCompaction(files, {{{"p", "a"}}, {{"p", "b"}}, {{"p", "c"}}}, o, nullptr);
+  auto plan = PlanAutoCompaction(Delta(), files, {{{"p", "a"}}, {{"p", "b"}}, {{"p", "c"}}}, o, nullptr);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->bins.size(), 2u);
   EXPECT_EQ(plan->bins[0].partition_values.at("p"), "b");
@@ -442,7 +443,7 @@ TEST(CompactionScaleTest, MillionFilesPlan) {
   };
   auto timed = [&](DecisionLog* log) {
     const double start = cpu_ms();
-    auto plan = PlanCompaction(files, CompactionOptions{}, log);
+    auto plan = PlanCompaction(Delta(), files, CompactionOptions{}, log);
     return std::make_pair(std::move(plan), static_cast<int>(cpu_ms() - start));
   };
   auto [bare, bare_ms] = timed(nullptr);

@@ -11,12 +11,13 @@ namespace lithify::planner {
 namespace {
 
 using table::FileEntry;
+using testing::Delta;
 using testing::File;
 
 // The summary's "nothing to compact" line, or "" when there is none.
 std::string Cause(const std::vector<FileEntry>& files, const CompactionOptions& o) {
   DecisionLog log;
-  auto plan = PlanCompaction(files, o, &log);
+  auto plan = PlanCompaction(Delta(), files, o, &log);
   EXPECT_TRUE(plan.ok());
   for (const std::string& line : log.summary) {
     if (line.rfind("nothing to compact: ", 0) == 0) return line.substr(20);
@@ -75,7 +76,7 @@ TEST(SummaryTest, ReorgWithNothingToPurgeAndEmptyTable) {
 
 TEST(SummaryTest, CountsWhenBinsAreKept) {
   DecisionLog log;
-  auto plan = PlanCompaction({File("a", 10), File("b", 20), File("c", 2 * kGiB)},
+  auto plan = PlanCompaction(Delta(), {File("a", 10), File("b", 20), File("c", 2 * kGiB)},
                              CompactionOptions{}, &log);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(log.summary.size(), 2u);
@@ -89,7 +90,7 @@ TEST(DecisionLogTest, TextLimitsFilesPerPartition) {
   std::vector<FileEntry> files;
   for (int i = 0; i < 5; ++i) files.push_back(File(fmt::format("f{}", i), 10 + i, {{"d", "x"}}));
   DecisionLog log;
-  ASSERT_TRUE(PlanCompaction(files, CompactionOptions{}, &log).ok());
+  ASSERT_TRUE(PlanCompaction(Delta(), files, CompactionOptions{}, &log).ok());
   const std::vector<std::string> text = log.ToText(2);
   EXPECT_NE(std::find(text.begin(), text.end(),
                       "partition d=x: 5 files, 5 candidates, 1 bins kept, 0 dropped"),
@@ -103,7 +104,7 @@ TEST(DecisionLogTest, TextLimitsFilesPerPartition) {
 
 TEST(DecisionLogTest, JsonCarriesVerdictsAndReasons) {
   DecisionLog log;
-  ASSERT_TRUE(PlanCompaction({File("a", 10), File("big", 2 * kGiB)}, CompactionOptions{}, &log).ok());
+  ASSERT_TRUE(PlanCompaction(Delta(), {File("a", 10), File("big", 2 * kGiB)}, CompactionOptions{}, &log).ok());
   const nlohmann::json j = log.ToJson();
   EXPECT_EQ(j["mode"], "compaction");
   ASSERT_EQ(j["files"].size(), 2u);

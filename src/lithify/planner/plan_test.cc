@@ -8,6 +8,7 @@
 namespace lithify::planner {
 namespace {
 
+using testing::Delta;
 using testing::File;
 
 Plan SamplePlan() {
@@ -20,7 +21,7 @@ Plan SamplePlan() {
       File("a/2", 30, {{"a", "1"}, {"b", std::nullopt}}, std::nullopt),
       File("c/1", 40, {{"a", "2"}, {"b", "x"}}), File("c/2", 45, {{"a", "2"}, {"b", "x"}}),
       File("big", 5000, {{"a", "3"}, {"b", "y"}})};
-  auto plan = PlanCompaction(files, o, nullptr);
+  auto plan = PlanCompaction(Delta(), files, o, nullptr);
   EXPECT_TRUE(plan.ok());
   return *plan;
 }

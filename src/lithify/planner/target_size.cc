@@ -14,7 +14,8 @@ int64_t AutotuneTargetFileSize(int64_t table_bytes) {
   return kAutotuneMinTarget + static_cast<int64_t>(pos * span / width);
 }
 
-Result<std::pair<int64_t, std::string>> ResolveTargetFileSize(const TargetSizeInputs& in) {
+Result<std::pair<int64_t, std::string>> ResolveTargetFileSize(const TablePolicy& policy,
+                                                              const TargetSizeInputs& in) {
   if (in.explicit_bytes) {
     if (*in.explicit_bytes <= 0) {
       return Status::InvalidArgument("--target-file-size must be positive, got {}",
@@ -23,13 +24,14 @@ Result<std::pair<int64_t, std::string>> ResolveTargetFileSize(const TargetSizeIn
     return std::make_pair(*in.explicit_bytes, std::string("--target-file-size"));
   }
   if (in.table_property) {
+    const std::string property(policy.TargetFileSizeProperty());
     LITHIFY_ASSIGN_OR_RETURN_CTX(int64_t bytes, ParseByteSize(*in.table_property),
-                                 "table property delta.targetFileSize");
+                                 "table property {}", property);
     if (bytes <= 0) {
-      return Status::InvalidArgument("table property delta.targetFileSize must be positive: '{}'",
+      return Status::InvalidArgument("table property {} must be positive: '{}'", property,
                                      *in.table_property);
     }
-    return std::make_pair(bytes, std::string("delta.targetFileSize"));
+    return std::make_pair(bytes, property);
   }
   if (in.autotune) {
     if (in.table_bytes < 0) {

@@ -2,7 +2,8 @@
 //
 // Precedence (first present wins):
 //   1. `--target-file-size` on the command line            source "--target-file-size"
-//   2. the table property `delta.targetFileSize`           source "delta.targetFileSize"
+//   2. the table property named by the policy              source: the property's name
+//      (TablePolicy::TargetFileSizeProperty; Delta: delta.targetFileSize)
 //   3. autotune by table size, only when asked for         source "autotune"
 //   4. the open-source default, 1 GiB                       source "default"
 //
@@ -33,6 +34,7 @@
 #include "lithify/base/byte_size.h"
 #include "lithify/base/result.h"
 #include "lithify/planner/plan.h"
+#include "lithify/planner/policy.h"
 
 namespace lithify::planner {
 
@@ -42,13 +44,13 @@ inline constexpr int64_t kAutotuneMaxTarget = kGiB;
 inline constexpr int64_t kAutotuneLowTableBytes = 2'560'000'000'000;  // 2.56 TB
 inline constexpr int64_t kAutotuneHighTableBytes = 10'000'000'000'000;  // 10 TB
 
-// ParseByteSize (base/byte_size.h) is the parser of every size flag and of
-// delta.targetFileSize; table properties are validated with it when they are set.
+// ParseByteSize (base/byte_size.h) is the parser of every size flag and of the
+// target-size table property; table properties are validated with it when they are set.
 using ::lithify::ParseByteSize;
 
 struct TargetSizeInputs {
   std::optional<int64_t> explicit_bytes;       // --target-file-size
-  std::optional<std::string> table_property;   // delta.targetFileSize text
+  std::optional<std::string> table_property;   // the policy's target-size property text
   bool autotune = false;                       // opt-in
   int64_t table_bytes = 0;                     // live data bytes (for autotune)
 };
@@ -57,9 +59,10 @@ struct TargetSizeInputs {
 // Precondition: table_bytes >= 0.
 int64_t AutotuneTargetFileSize(int64_t table_bytes);
 
-// The target size and its source (one of the four strings above). InvalidArgument when
-// the winning input is not a positive size (naming "--target-file-size" or
-// "delta.targetFileSize" and the text), or table_bytes < 0 with autotune.
-Result<std::pair<int64_t, std::string>> ResolveTargetFileSize(const TargetSizeInputs& in);
+// The target size and its source (one of the four above). InvalidArgument when the
+// winning input is not a positive size (naming "--target-file-size" or the property and
+// the text), or table_bytes < 0 with autotune.
+Result<std::pair<int64_t, std::string>> ResolveTargetFileSize(const TablePolicy& policy,
+                                                              const TargetSizeInputs& in);
 
 }  // namespace lithify::planner

@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "lithify/delta/maintenance_policy.h"
+
 namespace lithify::planner {
 namespace {
+
+// The mechanism under Delta's policy, whose rules these tests were written for.
+const TablePolicy& Delta() { return delta::DeltaPolicy(); }
 
 TEST(ParseByteSizeTest, AcceptsSparkSpellings) {
   EXPECT_EQ(*ParseByteSize("1048576"), 1048576);
@@ -30,33 +35,33 @@ TEST(ParseByteSizeTest, RejectsGarbageNamingTheText) {
 
 TEST(TargetSizeTest, PrecedenceAndSources) {
   TargetSizeInputs in;
-  EXPECT_EQ(*ResolveTargetFileSize(in), std::make_pair(kGiB, std::string("default")));
+  EXPECT_EQ(*ResolveTargetFileSize(Delta(), in), std::make_pair(kGiB, std::string("default")));
   in.autotune = true;
   in.table_bytes = 1;
-  EXPECT_EQ(*ResolveTargetFileSize(in), std::make_pair(256 * kMiB, std::string("autotune")));
+  EXPECT_EQ(*ResolveTargetFileSize(Delta(), in), std::make_pair(256 * kMiB, std::string("autotune")));
   in.table_property = "100mb";
-  EXPECT_EQ(*ResolveTargetFileSize(in),
+  EXPECT_EQ(*ResolveTargetFileSize(Delta(), in),
             std::make_pair(int64_t{104857600}, std::string("delta.targetFileSize")));
   in.explicit_bytes = 5 * kMiB;
-  EXPECT_EQ(*ResolveTargetFileSize(in), std::make_pair(5 * kMiB, std::string("--target-file-size")));
+  EXPECT_EQ(*ResolveTargetFileSize(Delta(), in), std::make_pair(5 * kMiB, std::string("--target-file-size")));
 }
 
 TEST(TargetSizeTest, InvalidInputsName) {
   TargetSizeInputs in;
   in.table_property = "lots";
-  Status s = ResolveTargetFileSize(in).status();
+  Status s = ResolveTargetFileSize(Delta(), in).status();
   EXPECT_TRUE(s.IsInvalidArgument());
   EXPECT_NE(s.message().find("delta.targetFileSize"), std::string::npos);
   EXPECT_NE(s.message().find("'lots'"), std::string::npos);
   in.table_property = "0";
-  EXPECT_TRUE(ResolveTargetFileSize(in).status().IsInvalidArgument());
+  EXPECT_TRUE(ResolveTargetFileSize(Delta(), in).status().IsInvalidArgument());
   in.explicit_bytes = -1;
-  EXPECT_NE(ResolveTargetFileSize(in).status().message().find("--target-file-size"),
+  EXPECT_NE(ResolveTargetFileSize(Delta(), in).status().message().find("--target-file-size"),
             std::string::npos);
   TargetSizeInputs neg;
   neg.autotune = true;
   neg.table_bytes = -5;
-  EXPECT_TRUE(ResolveTargetFileSize(neg).status().IsInvalidArgument());
+  EXPECT_TRUE(ResolveTargetFileSize(Delta(), neg).status().IsInvalidArgument());
 }
 
 TEST(TargetSizeTest, AutotuneBreakpoints) {

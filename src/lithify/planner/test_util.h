@@ -5,10 +5,15 @@
 #include <optional>
 #include <string>
 
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/table/file_entry.h"
 
 namespace lithify::planner::testing {
+
+// The planner tests prove the mechanism under Delta's policy, whose rules they were
+// written for (tests may link the modules that give the planner its policy).
+inline const TablePolicy& Delta() { return delta::DeltaPolicy(); }
 
 inline constexpr int64_t kMB = 1'000'000;  // decimal, as people say "about 1 MB"
 

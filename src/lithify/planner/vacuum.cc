@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "lithify/base/macros.h"
+#include "lithify/planner/policy.h"
 
 namespace lithify::planner {
 
@@ -29,22 +30,12 @@ void ForEachAncestor(std::string_view path, Fn&& fn) {
   }
 }
 
-bool IsHiddenName(std::string_view name, const VacuumOptions& o) {
-  if (o.uniform_iceberg && name == "metadata") return true;
-  if (name.empty() || (name[0] != '.' && name[0] != '_')) return false;
-  if (name.starts_with("_delta_index") || name.starts_with("_change_data")) return false;
-  for (const std::string& c : o.partition_columns) {
-    if (name.size() > c.size() && name.starts_with(c) && name[c.size()] == '=') return false;
-  }
-  return true;
-}
-
-bool IsHiddenPath(std::string_view path, const VacuumOptions& o) {
+bool IsHiddenPath(std::string_view path, const TablePolicy& policy, const VacuumOptions& o) {
   size_t start = 0;
   while (start <= path.size()) {
     size_t end = path.find('/', start);
     if (end == std::string_view::npos) end = path.size();
-    if (IsHiddenName(path.substr(start, end - start), o)) return true;
+    if (policy.IsHiddenName(path.substr(start, end - start), o.partition_columns)) return true;
     start = end + 1;
   }
   return false;
@@ -85,8 +76,8 @@ Snapshot BuildSnapshot(const std::vector<LiveFile>& live, const std::vector<Tomb
   return s;
 }
 
-Result<VacuumPlan> StartPlan(const VacuumOptions& o) {
-  LITHIFY_RETURN_NOT_OK(CheckVacuumRetention(o));
+Result<VacuumPlan> StartPlan(const TablePolicy& policy, const VacuumOptions& o) {
+  LITHIFY_RETURN_NOT_OK(policy.CheckVacuumRetention(o));
   VacuumPlan plan;
   plan.retention_ms = o.retention_ms.value_or(o.table_retention_ms);
   plan.delete_before_ms = o.now_ms - plan.retention_ms;
@@ -183,31 +174,15 @@ std::string_view VacuumReasonName(VacuumReason r) {
   return "unknown";
 }
 
-Status CheckVacuumRetention(const VacuumOptions& o) {
-  if (!o.retention_ms) return Status::OK();
-  const int64_t r = *o.retention_ms;
-  if (r < 0) {
-    return Status::InvalidArgument(
-        "DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE: the retention period must not be negative "
-        "(got {} ms)",
-        r);
-  }
-  if (o.retention_check_enabled && r < o.table_retention_ms) {
-    return Status::InvalidArgument(
-        "DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT: a retention of {} hours is shorter than the "
-        "table's delta.deletedFileRetentionDuration ({} hours); files still needed by "
-        "readers or concurrent writers could be deleted. Disable the retention check only if "
-        "no reader or writer can be using them",
-        r / 3'600'000.0, o.table_retention_ms / 3'600'000.0);
-  }
-  return Status::OK();
+Status CheckVacuumRetention(const TablePolicy& policy, const VacuumOptions& o) {
+  return policy.CheckVacuumRetention(o);
 }
 
-Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
+Result<VacuumPlan> PlanVacuum(const TablePolicy& policy, const std::vector<ListedEntry>& listing,
                               const std::vector<LiveFile>& live,
                               const std::vector<Tombstone>& tombstones,
                               const VacuumOptions& options) {
-  LITHIFY_ASSIGN_OR_RETURN(VacuumPlan plan, StartPlan(options));
+  LITHIFY_ASSIGN_OR_RETURN(VacuumPlan plan, StartPlan(policy, options));
   const Snapshot snap = BuildSnapshot(live, tombstones, plan.delete_before_ms);
   PathSet non_empty;  // directories with at least one listed file beneath them
   std::vector<ListedDir> dirs;
@@ -215,7 +190,7 @@ Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
     const std::string_view path = Normalize(e.path);
     if (path.empty()) continue;
     // A temporary's own name is dot-prefixed; only the directories above it count.
-    if (IsHiddenPath(e.is_temporary && !e.is_dir ? DirectoryOf(path) : path, options)) {
+    if (IsHiddenPath(e.is_temporary && !e.is_dir ? DirectoryOf(path) : path, policy, options)) {
       ++plan.entries_hidden;
       // A hidden subdirectory is never deleted, so it keeps its parents too.
       ForEachAncestor(path, [&](std::string_view d) { non_empty.insert(d); });
@@ -264,17 +239,18 @@ std::optional<std::string> ForeignFilesRefusal(const VacuumPlan& plan, int64_t r
       referenced_bytes);
 }
 
-Result<VacuumPlan> PlanVacuumLite(const std::vector<ListedEntry>& candidates,
+Result<VacuumPlan> PlanVacuumLite(const TablePolicy& policy,
+                                  const std::vector<ListedEntry>& candidates,
                                   const std::vector<LiveFile>& live,
                                   const std::vector<Tombstone>& tombstones,
                                   const VacuumOptions& options) {
-  LITHIFY_ASSIGN_OR_RETURN(VacuumPlan plan, StartPlan(options));
+  LITHIFY_ASSIGN_OR_RETURN(VacuumPlan plan, StartPlan(policy, options));
   const Snapshot snap = BuildSnapshot(live, tombstones, plan.delete_before_ms);
   PathSet seen;
   for (const ListedEntry& e : candidates) {
     const std::string_view path = Normalize(e.path);
     if (path.empty() || e.is_dir || !seen.insert(path).second) continue;
-    if (IsHiddenPath(path, options)) {
+    if (IsHiddenPath(path, policy, options)) {
       ++plan.entries_hidden;
       continue;
     }

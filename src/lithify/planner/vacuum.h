@@ -6,16 +6,17 @@
 // snapshot; the clock; the retention) and deletes what comes back. Nothing here touches
 // storage or reads a clock, so retention arithmetic is testable to the millisecond.
 //
-// Rules:
-//  - Horizon: delete_before = now - retention (retention defaults to the table's
-//    delta.deletedFileRetentionDuration, 7 days).
+// The format's part (TablePolicy, policy.h): which path components are hidden and the
+// retention check with its error names. Rules (Delta's policy where noted):
+//  - Horizon: delete_before = now - retention (retention defaults to the table's, for
+//    Delta delta.deletedFileRetentionDuration, 7 days).
 //  - Protected ("valid") set: every live file, its 'u' deletion-vector file, and every
 //    tombstone deleted at or after the horizon with its DV file; plus every ancestor
 //    directory of those. Absolute-path DVs ('p') are outside the table: never passed.
-//  - Hidden paths are never considered: any path component starting with '_' or '.',
-//    except names starting with `_delta_index`, `_change_data` or `<partitionColumn>=`
-//    (and `metadata` is hidden on UniForm-Iceberg tables). So `_delta_log` and
-//    everything under it are never deleted.
+//  - Hidden paths are never considered: any path with a component the policy calls
+//    hidden (Delta: starting with '_' or '.', except names starting with `_delta_index`,
+//    `_change_data` or `<partitionColumn>=`; `metadata` too on UniForm-Iceberg tables).
+//    So `_delta_log` and everything under it are never deleted.
 //  - A file is deleted when it is not protected and its modification time is before the
 //    horizon (untracked old files, expired tombstones, their DV files).
 //  - Temporaries of killed writers (ListedEntry::is_temporary: the file system's own
@@ -49,7 +50,7 @@
 
 namespace lithify::planner {
 
-inline constexpr int64_t kDefaultDeletedFileRetentionMs = int64_t{7} * 24 * 3600 * 1000;
+class TablePolicy;  // policy.h
 
 // One entry of a recursive listing of the table root (or one LITE candidate).
 struct ListedEntry {
@@ -79,11 +80,12 @@ struct VacuumOptions {
   // RETAIN n HOURS after the command's own policy (e.g. Delta 4.1 ignores RETAIN unless
   // it is 0); unset = table_retention_ms.
   std::optional<int64_t> retention_ms;
-  int64_t table_retention_ms = kDefaultDeletedFileRetentionMs;  // deletedFileRetentionDuration
-  // spark.databricks.delta.retentionDurationCheck.enabled.
+  // The table's retention (Delta: deletedFileRetentionDuration). Must be set.
+  int64_t table_retention_ms = 0;
+  // Whether a retention shorter than the table's is refused (Delta:
+  // spark.databricks.delta.retentionDurationCheck.enabled).
   bool retention_check_enabled = true;
-  std::vector<std::string> partition_columns;  // physical names, as in directory names
-  bool uniform_iceberg = false;                // `metadata` is then hidden too
+  std::vector<std::string> partition_columns;  // as in directory names
 };
 
 enum class VacuumReason {
@@ -145,14 +147,14 @@ bool LooksLikeTableWriterFile(std::string_view path);
 std::optional<std::string> ForeignFilesRefusal(const VacuumPlan& plan, int64_t referenced_files,
                                                int64_t referenced_bytes);
 
-// The horizon check alone. InvalidArgument whose message starts with
-// "DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE" for a negative retention, or with
+// The horizon check alone: the policy's (Delta: InvalidArgument whose message starts
+// with "DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE" for a negative retention, or with
 // "DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT" when the retention is shorter than the
-// table's and the check is enabled.
-Status CheckVacuumRetention(const VacuumOptions& options);
+// table's and the check is enabled).
+Status CheckVacuumRetention(const TablePolicy& policy, const VacuumOptions& options);
 
 // VACUUM FULL over a recursive listing of the table root. Errors: CheckVacuumRetention.
-Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
+Result<VacuumPlan> PlanVacuum(const TablePolicy& policy, const std::vector<ListedEntry>& listing,
                               const std::vector<LiveFile>& live,
                               const std::vector<Tombstone>& tombstones,
                               const VacuumOptions& options);
@@ -161,7 +163,8 @@ Result<VacuumPlan> PlanVacuum(const std::vector<ListedEntry>& listing,
 // with modification time = deletionTimestamp and their DV files; cdc paths with time 0).
 // Same horizon, hidden-path rule and valid set as FULL; duplicates collapse; no
 // directories are deleted. Errors: CheckVacuumRetention.
-Result<VacuumPlan> PlanVacuumLite(const std::vector<ListedEntry>& candidates,
+Result<VacuumPlan> PlanVacuumLite(const TablePolicy& policy,
+                                  const std::vector<ListedEntry>& candidates,
                                   const std::vector<LiveFile>& live,
                                   const std::vector<Tombstone>& tombstones,
                                   const VacuumOptions& options);

@@ -2,10 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "lithify/delta/maintenance_policy.h"
+
 #include <map>
 
 namespace lithify::planner {
 namespace {
+
+// The mechanism under Delta's policy, whose rules these tests were written for.
+const TablePolicy& Delta() { return delta::DeltaPolicy(); }
 
 constexpr int64_t kHour = 3'600'000;
 constexpr int64_t kNow = 1'000 * kHour;
@@ -20,6 +25,7 @@ ListedEntry D(std::string path, int64_t mtime = kOld) { return ListedEntry{std::
 VacuumOptions Options() {
   VacuumOptions o;
   o.now_ms = kNow;
+  o.table_retention_ms = delta::kDefaultDeletedFileRetentionMs;
   o.partition_columns = {"date"};
   return o;
 }
@@ -47,7 +53,7 @@ TEST(VacuumTest, ProtectsLiveFilesDvsAndYoungTombstones) {
   const std::vector<Tombstone> tombstones = {
       {"date=1/recently_removed.parquet", kNow - 100 * kHour, "deletion_vector_recent.bin"},
       {"date=1/long_removed.parquet", kNow - 169 * kHour, "deletion_vector_long.bin"}};
-  auto plan = PlanVacuum(listing, live, tombstones, Options());
+  auto plan = PlanVacuum(Delta(), listing, live, tombstones, Options());
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(plan->delete_before_ms, kNow - 168 * kHour);
   EXPECT_EQ(Deleted(*plan), (std::map<std::string, std::string>{
@@ -62,12 +68,12 @@ TEST(VacuumTest, ProtectsLiveFilesDvsAndYoungTombstones) {
 
 TEST(VacuumTest, TombstoneAtTheHorizonIsProtected) {
   const int64_t horizon = kNow - 168 * kHour;
-  auto plan = PlanVacuum({F("a", kOld), F("b", kOld)}, {},
+  auto plan = PlanVacuum(Delta(), {F("a", kOld), F("b", kOld)}, {},
                          {{"a", horizon, ""}, {"b", horizon - 1, ""}}, Options());
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(Deleted(*plan), (std::map<std::string, std::string>{{"b", "expired_tombstone"}}));
   // A file modified exactly at the horizon is young.
-  auto edge = PlanVacuum({F("c", horizon), F("d", horizon - 1)}, {}, {}, Options());
+  auto edge = PlanVacuum(Delta(), {F("c", horizon), F("d", horizon - 1)}, {}, {}, Options());
   ASSERT_TRUE(edge.ok());
   EXPECT_EQ(Deleted(*edge), (std::map<std::string, std::string>{{"d", "untracked_file"}}));
 }
@@ -88,7 +94,7 @@ TEST(VacuumTest, HiddenPathsSkippedWithExceptions) {
   };
   VacuumOptions o = Options();
   o.partition_columns = {"date", "_date"};
-  auto plan = PlanVacuum(listing, {}, {}, o);
+  auto plan = PlanVacuum(Delta(), listing, {}, {}, o);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(Deleted(*plan), (std::map<std::string, std::string>{
                                 {"_delta_index/idx.bin", "untracked_file"},
@@ -96,7 +102,7 @@ TEST(VacuumTest, HiddenPathsSkippedWithExceptions) {
                                 {"_date=2/part.parquet", "untracked_file"},
                                 {"date=1/part.parquet", "untracked_file"}}));
   o.partition_columns = {"date"};
-  auto plan2 = PlanVacuum(listing, {}, {}, o);
+  auto plan2 = PlanVacuum(Delta(), listing, {}, {}, o);
   ASSERT_TRUE(plan2.ok());
   EXPECT_EQ(Deleted(*plan2).count("_date=2/part.parquet"), 0u);
   EXPECT_EQ(plan2->entries_hidden, 8);
@@ -107,8 +113,8 @@ TEST(VacuumTest, HiddenPathsSkippedWithExceptions) {
 
 TEST(VacuumTest, UniformMetadataDirectoryIsHidden) {
   VacuumOptions o = Options();
-  o.uniform_iceberg = true;
-  auto plan = PlanVacuum({F("metadata/v1.metadata.json", kOld)}, {}, {}, o);
+  const delta::DeltaMaintenancePolicy uniform(/*uniform_iceberg=*/true);
+  auto plan = PlanVacuum(uniform, {F("metadata/v1.metadata.json", kOld)}, {}, {}, o);
   ASSERT_TRUE(plan.ok());
   EXPECT_TRUE(plan->deletions.empty());
 }
@@ -119,7 +125,7 @@ TEST(VacuumTest, EmptyDirectoriesDeletedDeepestFirst) {
       D("date=3"),           F("date=3/live", kOld), D("date=4"), F("date=4/old_stray", kOld),
       D("date=5/_hidden"),   D("date=5"),            D("date=6", kYoung),
   };
-  auto plan = PlanVacuum(listing, {{"date=3/live", ""}}, {}, Options());
+  auto plan = PlanVacuum(Delta(), listing, {{"date=3/live", ""}}, {}, Options());
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->dirs_to_delete, 2);
   // Files first, then directories with the deepest first.
@@ -137,26 +143,26 @@ TEST(VacuumTest, EmptyDirectoriesDeletedDeepestFirst) {
 TEST(VacuumTest, RetentionChecks) {
   VacuumOptions o = Options();
   o.retention_ms = -1;
-  Status neg = PlanVacuum({}, {}, {}, o).status();
+  Status neg = PlanVacuum(Delta(), {}, {}, {}, o).status();
   EXPECT_TRUE(neg.IsInvalidArgument());
   EXPECT_EQ(neg.message().rfind("DELTA_VACUUM_RETENTION_PERIOD_NEGATIVE", 0), 0u);
 
   o.retention_ms = 24 * kHour;
-  Status short_ = PlanVacuum({}, {}, {}, o).status();
+  Status short_ = PlanVacuum(Delta(), {}, {}, {}, o).status();
   EXPECT_EQ(short_.message().rfind("DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT", 0), 0u)
       << short_.message();
   EXPECT_NE(short_.message().find("24 hours"), std::string::npos);
   EXPECT_NE(short_.message().find("168 hours"), std::string::npos);
 
   o.retention_check_enabled = false;
-  auto plan = PlanVacuum({F("x", kNow - 25 * kHour)}, {}, {}, o);
+  auto plan = PlanVacuum(Delta(), {F("x", kNow - 25 * kHour)}, {}, {}, o);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->retention_ms, 24 * kHour);
   EXPECT_EQ(plan->files_to_delete, 1);
 
   o.retention_check_enabled = true;
   o.retention_ms = 200 * kHour;  // longer than the table's: allowed
-  EXPECT_TRUE(PlanVacuum({}, {}, {}, o).ok());
+  EXPECT_TRUE(PlanVacuum(Delta(), {}, {}, {}, o).ok());
 }
 
 ListedEntry T(std::string path, int64_t mtime, int64_t size = 100) {
@@ -177,7 +183,7 @@ TEST(VacuumTest, KilledWritersTemporariesDeletedOnceOld) {
       T("_delta_log/.00000000000000000003.json.tmp-0123456789abcdef", kOld),
       T(".hidden/.f.tmp-0123456789abcdef", kOld),
   };
-  auto plan = PlanVacuum(listing, {}, {}, Options());
+  auto plan = PlanVacuum(Delta(), listing, {}, {}, Options());
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
   EXPECT_EQ(Deleted(*plan), (std::map<std::string, std::string>{
                                 {"date=1/.part-00000-x-c000.zstd.parquet.tmp-0123456789abcdef", "abandoned_temporary"},
@@ -212,7 +218,7 @@ TEST(VacuumTest, ForeignFilesRefusal) {
       F("Documents/thesis.docx", kOld, 5000), F("notes.txt", kOld, 10), F("date=1/stray", kOld, 10),
       F("part-00000-q-c000.parquet", kOld, 10), F("young.txt", kYoung, 99999),
   };
-  auto plan = PlanVacuum(listing, {}, {}, Options());
+  auto plan = PlanVacuum(Delta(), listing, {}, {}, Options());
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->files_to_delete, 4);
   EXPECT_EQ(plan->foreign_files, 2);  // the young file is not deleted this run
@@ -234,13 +240,13 @@ TEST(VacuumTest, ForeignFilesRefusal) {
   // Expired table files (data-like names) are never foreign, however many.
   std::vector<ListedEntry> expired;
   for (int i = 0; i < 50; ++i) expired.push_back(F("date=" + std::to_string(i) + "/part-0.parquet", kOld, 1000));
-  auto normal = PlanVacuum(expired, {}, {}, Options());
+  auto normal = PlanVacuum(Delta(), expired, {}, {}, Options());
   ASSERT_TRUE(normal.ok());
   EXPECT_EQ(normal->files_to_delete, 50);
   EXPECT_EQ(normal->foreign_files, 0);
   EXPECT_FALSE(ForeignFilesRefusal(*normal, 1, 1).has_value());
   // LITE candidates come from the log: never foreign.
-  auto lite = PlanVacuumLite({F("notes.txt", kOld)}, {}, {}, Options());
+  auto lite = PlanVacuumLite(Delta(), {F("notes.txt", kOld)}, {}, {}, Options());
   ASSERT_TRUE(lite.ok());
   EXPECT_EQ(lite->files_to_delete, 1);
   EXPECT_EQ(lite->foreign_files, 0);
@@ -254,7 +260,7 @@ TEST(VacuumLiteTest, DiffsLogCandidatesAgainstValidSet) {
       F("_change_data/cdc-1.parquet", 0),
       F("_delta_log/00000000000000000001.json", 0),
   };
-  auto plan = PlanVacuumLite(candidates, {{"date=1/readded", ""}},
+  auto plan = PlanVacuumLite(Delta(), candidates, {{"date=1/readded", ""}},
                              {{"date=1/removed_long_ago", kOld, "deletion_vector_x.bin"}},
                              Options());
   ASSERT_TRUE(plan.ok());

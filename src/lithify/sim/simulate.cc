@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/maintenance_policy.h"
 #include "lithify/planner/clustering.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/sim/internal.h"
@@ -317,9 +318,9 @@ class Simulation {
   // The key a point lookup filters on, as ZCUBE_ZORDER_BY text; "" = no clustering key.
   std::string LookupKey() const {
     if (s_.maintenance == "liquid" || !columns_.empty()) {
-      return planner::ZCubeZOrderByValue(columns_);
+      return delta::ZCubeZOrderByValue(columns_);
     }
-    if (s_.maintenance == "zorder") return planner::ZCubeZOrderByValue(s_.zorder_by);
+    if (s_.maintenance == "zorder") return delta::ZCubeZOrderByValue(s_.zorder_by);
     return "";
   }
 
@@ -342,7 +343,7 @@ class Simulation {
   std::pair<int64_t, int64_t> Cubes() const {
     std::unordered_map<std::string, int64_t> size;
     for (const FileEntry& f : live_) {
-      auto it = f.tags.find(planner::kZCubeIdTag);
+      auto it = f.tags.find(delta::kZCubeIdTag);
       if (it != f.tags.end()) size[it->second] += planner::EstimatedLogicalSize(f);
     }
     int64_t sealed = 0;
@@ -446,8 +447,8 @@ class Simulation {
                                    ? fmt::format("zcube-{:08}", next_cube_++)
                                    : std::string();
       const std::string keyed_by =
-          plan.mode == planner::PlanMode::kLiquid ? planner::ZCubeZOrderByValue(plan.columns)
-          : plan.mode == planner::PlanMode::kZOrder ? planner::ZCubeZOrderByValue(s_.zorder_by)
+          plan.mode == planner::PlanMode::kLiquid ? delta::ZCubeZOrderByValue(plan.columns)
+          : plan.mode == planner::PlanMode::kZOrder ? delta::ZCubeZOrderByValue(s_.zorder_by)
                                                     : std::string();
       for (int64_t i = 0; i < n; ++i) {
         const int64_t size = EvenPart(bytes, n, i);
@@ -457,9 +458,9 @@ class Simulation {
           range = KeyRange{static_cast<int32_t>(i), static_cast<int32_t>(n), keyed_by};
         }
         if (!cube.empty()) {
-          f.tags[planner::kZCubeIdTag] = cube;
-          f.tags[planner::kZCubeZOrderByTag] = keyed_by;
-          f.clustering_provider = planner::kLiquidClusteringProvider;
+          f.tags[delta::kZCubeIdTag] = cube;
+          f.tags[delta::kZCubeZOrderByTag] = keyed_by;
+          f.clustering_provider = delta::kLiquidClusteringProvider;
         }
         step->bytes_written += size;
         ++step->num_files_added;
@@ -530,7 +531,7 @@ Result<planner::Plan> PlanMaintenance(const Scenario& s, const std::vector<table
     o.max_file_size = s.target_file_size;
     o.max_deleted_rows_ratio = s.max_deleted_rows_ratio;
     o.target_size_source = "--target-file-size";
-    return planner::PlanCompaction(live, o, log);
+    return planner::PlanCompaction(delta::DeltaPolicy(), live, o, log);
   }
   if (s.maintenance == "auto_compact") {
     planner::AutoCompactionOptions o;
@@ -540,7 +541,7 @@ Result<planner::Plan> PlanMaintenance(const Scenario& s, const std::vector<table
     o.min_num_files = s.auto_compact_min_num_files;
     o.max_num_partitions = s.auto_compact_max_num_partitions;
     o.target_size_source = "autoCompact.maxFileSize";
-    return planner::PlanAutoCompaction(live, ctx.touched, o, log);
+    return planner::PlanAutoCompaction(delta::DeltaPolicy(), live, ctx.touched, o, log);
   }
   if (s.maintenance == "zorder") {
     planner::ZOrderOptions o;
@@ -566,7 +567,7 @@ Result<planner::Plan> PlanMaintenance(const Scenario& s, const std::vector<table
     o.max_file_size = s.output_file_size;
     o.full = ctx.full;
     o.target_size_source = "output_file_size_gb";
-    return planner::PlanLiquid(live, o, log);
+    return planner::PlanLiquid(delta::DeltaPolicy(), live, o, log);
   }
   return Status::InvalidArgument("simulate: maintenance '{}' plans nothing", s.maintenance);
 }

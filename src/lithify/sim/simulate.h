@@ -225,7 +225,8 @@ struct PlanContext {
 };
 // The plan the simulator makes for `scenario.maintenance` over `live`: calls
 // PlanCompaction / PlanAutoCompaction / PlanZOrder / PlanLiquid with options built from
-// the scenario exactly as the commands build them. InvalidArgument for maintenance
+// the scenario exactly as the commands build them, under Delta's policy
+// (delta::DeltaPolicy(), as the commands pass it). InvalidArgument for maintenance
 // "none".
 Result<planner::Plan> PlanMaintenance(const Scenario& scenario,
                                       const std::vector<table::FileEntry>& live,
