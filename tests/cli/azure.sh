@@ -91,6 +91,15 @@ conn="DefaultEndpointsProtocol=http;AccountName=$acct;AccountKey=$AZURE_STORAGE_
 run 0 "scan by AZURE_STORAGE_CONNECTION_STRING" -- env -u AZURE_STORAGE_ACCOUNT -u AZURE_STORAGE_KEY \
   -u LITHIFY_AZURE_BLOB_ENDPOINT AZURE_STORAGE_CONNECTION_STRING="$conn" "$LITHIFY" scan "$A" --count
 expect "$OUT" "^0$" "the connection string reaches the same table"
+# A SAS token instead of the key (an account SAS signed by tests/azurite/account-sas.mjs).
+sas=$(node "$(dirname "$0")/../azurite/account-sas.mjs" "$acct" "$AZURE_STORAGE_KEY")
+ST="az://$C/$prefix/sas"
+run 0 "create with a SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="$sas" "$LITHIFY" create "$ST" --schema "id long"
+run 0 "append with a SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="?$sas" "$LITHIFY" append "$ST" --generate 10 --no-auto-compact
+run 0 "scan with a SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="$sas" "$LITHIFY" scan "$ST" --count
+expect "$OUT" "^10$" "a SAS token reads what it wrote"
+run 1 "scan with a forged SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="sv=2021-08-06&ss=b&srt=sco&sp=rl&se=2099-01-01T00%3A00%3A00Z&sig=Zm9yZ2Vk" "$LITHIFY" scan "$ST" --count
+expect "$ERR" "access denied" "a forged SAS token is refused by the server"
 
 # Every successful PUT's reply is lost (tests/cli/s3_proxy.mjs in front of Azurite): the
 # retried commit meets its own blob and reads it back (the same bytes: the commit is
