@@ -228,7 +228,7 @@ class AzureFileSystem final : public FileSystem {
     std::vector<FileInfo> out;
     std::string marker;
     do {
-      LITHIFY_ASSIGN_OR_RETURN(ListPage page, List(loc, prefix, "", marker, 5000));
+      LITHIFY_ASSIGN_OR_RETURN(ListPage page, List(loc, prefix, "", marker, o_.list_page_size));
       for (auto& f : page.blobs) {
         if (f.path.empty() || f.path.back() == '/') continue;  // "directory" marker blobs
         f.path = loc.Uri(f.path);
@@ -246,7 +246,7 @@ class AzureFileSystem final : public FileSystem {
     std::vector<FileInfo> out;
     std::string marker;
     do {
-      LITHIFY_ASSIGN_OR_RETURN(ListPage page, List(loc, prefix, "/", marker, 5000));
+      LITHIFY_ASSIGN_OR_RETURN(ListPage page, List(loc, prefix, "/", marker, o_.list_page_size));
       for (auto& f : page.blobs) {
         if (f.path.size() <= prefix.size()) continue;  // the marker blob of `dir` itself
         f.path = loc.Uri(f.path);

@@ -52,6 +52,8 @@ struct AzureOptions {
   std::string blob_endpoint;
   // Blobs below this size are written with one Put Blob, larger ones in blocks of it.
   uint64_t block_size = 8 << 20;
+  // Entries per List Blobs request (the service's maximum is 5,000).
+  size_t list_page_size = 5000;
   int max_attempts = 6;  // per request, the first included
   long request_timeout_ms = 300000;  // per request; a stall of 30 s fails sooner (io/http)
 };

@@ -131,10 +131,23 @@ TEST_F(AzureTest, ListingsPageAndDeleteManyRunsInParallel) {
   std::vector<std::string> paths;
   for (int i = 0; i < 60; ++i) paths.push_back(P("many/" + std::to_string(1000 + i)));
   for (const auto& p : paths) ASSERT_TRUE(fs_->WriteFile(p, AsBytes("x")).ok());
-  auto listed = fs_->ListRecursive(P("many"));
-  ASSERT_TRUE(listed.ok());
-  ASSERT_EQ(listed->size(), paths.size());
+  ASSERT_TRUE(fs_->WriteFile(P("many/sub/inner"), AsBytes("y")).ok());
+  // Pages of 7 entries: the listings follow the service's markers to the end.
+  AzureOptions paged = options_;
+  paged.list_page_size = 7;
+  auto small_pages = NewAzureFileSystem(paged);
+  auto listed = small_pages->ListRecursive(P("many"));
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  ASSERT_EQ(listed->size(), paths.size() + 1);
   for (size_t i = 0; i < paths.size(); ++i) EXPECT_EQ((*listed)[i].path, paths[i]);
+  EXPECT_EQ(listed->back().path, P("many/sub/inner"));
+  auto from = small_pages->ListFrom(P("many"), paths[29]);
+  ASSERT_TRUE(from.ok()) << from.status().ToString();
+  ASSERT_EQ(from->size(), 31u);  // 30 files after paths[29], then the directory "sub"
+  EXPECT_EQ(from->front().path, paths[30]);
+  EXPECT_EQ(from->back().path, P("many/sub"));
+  EXPECT_TRUE(from->back().is_dir);
+  paths.push_back(P("many/sub/inner"));
   paths.push_back(P("many/never-written"));  // deleting a missing blob is fine
   ASSERT_TRUE(fs_->DeleteMany(paths).ok());
   EXPECT_TRUE(fs_->ListRecursive(P("many"))->empty());
