@@ -14,23 +14,27 @@ cd "$(dirname "$0")/.."
 src=src/lithify
 
 # Module -> the modules its library sources may include (itself always). A module is a
-# directory under src/lithify, except io/s3 (its own library) and expr's batch evaluator
-# (lithify_expr_batch, which sits above the Parquet reader).
+# directory under src/lithify, except the object-store libraries under io/ (io/http and the
+# backends on it), expr's batch evaluator (lithify_expr_batch, which sits above the Parquet
+# reader) and table's live-rows seam (lithify_table_rows, above the Parquet reader too).
 declare -A ALLOWED=(
   [base]=""
   [io]="base"
-  [io/s3]="base io"
+  [io/http]="base io"
+  [io/s3]="base io io/http"
+  [io/azure]="base io io/http"
   [parquet]="base io"
   [expr]="base"
   [expr_batch]="base expr parquet"
   [table]="base"
+  [table_rows]="base io parquet table"
   [planner]="base table"
-  [delta]="base io parquet expr expr_batch table planner"
-  [iceberg]="base io parquet expr expr_batch table"
+  [delta]="base io parquet expr expr_batch table table_rows planner"
+  [iceberg]="base io parquet expr expr_batch table table_rows"
   [exec]="base io parquet table planner"
   [sim]="base table planner delta"
-  [commands]="base io parquet expr expr_batch table planner delta iceberg exec"
-  [server]="base io parquet expr expr_batch table planner delta iceberg exec commands sim"
+  [commands]="base io parquet expr expr_batch table table_rows planner delta iceberg exec"
+  [server]="base io parquet expr expr_batch table table_rows planner delta iceberg exec commands sim"
 )
 
 # commands/ files that include delta/ headers today. Delta-only commands stay here; the
@@ -52,9 +56,8 @@ COMMANDS_DELTA_ALLOWED=(
   commands/describe.cc commands/describe.h
   commands/diagnose.cc
   commands/files.h
-  commands/logical_reader.h
   commands/optimize.cc commands/optimize.h
-  commands/scan.cc commands/scan.h
+  commands/scan.h
   commands/vacuum.cc
 )
 
@@ -63,7 +66,10 @@ COMMANDS_DELTA_ALLOWED=(
 # per include line.
 module_of() {
   case $1 in
+    io/http/*) mod=io/http ;;
     io/s3/*) mod=io/s3 ;;
+    io/azure/*) mod=io/azure ;;
+    table/live_rows*) mod=table_rows ;;
     expr/batch_eval*) mod=expr_batch ;;
     *) mod=${1%%/*} ;;
   esac

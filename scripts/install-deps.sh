@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything lithify needs to build and test on a fresh Debian 12 machine:
 # the Debian packages (compiler, codecs, test frameworks, sanitizers, libcurl and OpenSSL
-# for the S3 backend, Ceph's RADOS Gateway as the S3 test server) and the npm
-# packages the test oracle uses (DuckDB) and the panel's browser test (playwright-core,
-# driving Debian's chromium). Idempotent; safe to run repeatedly.
+# for the object-store backends, Ceph's RADOS Gateway as the S3 test server) and the npm
+# packages the test oracle uses (DuckDB), the Azure test server (Azurite) and the panel's
+# browser test (playwright-core, driving Debian's chromium). Idempotent; safe to run repeatedly.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -43,6 +43,12 @@ fi
 # The independent Iceberg reader: icebird pinned by tests/iceberg_icebird/package-lock.json.
 if [[ ! -d "$here/tests/iceberg_icebird/node_modules/icebird" ]]; then
   (cd "$here/tests/iceberg_icebird" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# The Azure Blob test server: Azurite pinned by tests/azurite/package-lock.json (started by
+# scripts/servers.sh).
+if [[ ! -f "$here/tests/azurite/node_modules/azurite/dist/src/blob/main.js" ]]; then
+  (cd "$here/tests/azurite" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 # The panel's end-to-end test: playwright-core pinned by tests/web/package-lock.json (it

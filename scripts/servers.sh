@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The object-store servers the tests run against: a single-node Ceph cluster (one monitor,
-# one memstore OSD, the RADOS Gateway's S3 API on 127.0.0.1).
+# one memstore OSD, the RADOS Gateway's S3 API on 127.0.0.1) and Azurite, Microsoft's Azure
+# Blob emulator (npm, pinned by tests/azurite/package-lock.json; scripts/install-deps.sh
+# installs it).
 #
 # Usage: scripts/servers.sh start   starts them (idempotent: a running set is reused)
 #        scripts/servers.sh stop    stops them, one daemon at a time, by pid file
-#        scripts/servers.sh status  exit 0 when the S3 endpoint answers
+#        scripts/servers.sh status  exit 0 when the S3 and the Azure endpoints answer
 #
 # Everything lives in one state directory, $LITHIFY_SERVERS_DIR (default build/servers):
-# ceph.conf, keyrings, logs, pid files and `env`, a file of `export` lines (endpoint,
-# credentials, region, the test bucket) that tests read from the environment:
+# ceph.conf, keyrings, logs, pid files, Azurite's store and `env`, a file of `export` lines
+# (endpoints, credentials, region, the test bucket and container) that tests read from the
+# environment:
 #     scripts/servers.sh start && source build/servers/env && ctest --test-dir build
 # Ports are chosen free at start. Nothing here needs systemd (see
 # ../shared/docs/object-storage.md for what was verified on these machines).
@@ -19,6 +22,11 @@ access_key=lithifytestkey
 secret_key=lithifytestsecret0123456789
 bucket=lithify-test
 region=us-east-1
+# Azurite's documented development account and key (the same in every installation).
+az_account=devstoreaccount1
+az_key='Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=='
+az_container=lithify-test
+az_bin="$root/tests/azurite/node_modules/azurite/dist/src/blob/main.js"
 
 die() { echo "servers.sh: $*" >&2; exit 1; }
 
@@ -45,11 +53,30 @@ s3_status() {
     -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' "http://127.0.0.1:$rgw_port$path" || true
 }
 
+# Whether Azurite answers HTTP at all (an unsigned request: any status but 000).
+azurite_up() {
+  local code
+  code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$az_port/$az_account?comp=list" || true)
+  [[ -n "$code" && "$code" != 000 ]]
+}
+
 status() {
   [[ -f "$dir/env" ]] || return 1
   alive "$dir/client.rgw.lithify.pid" || return 1
+  alive "$dir/azurite.pid" || return 1
   rgw_port=$(sed -n 's/^# rgw_port=//p' "$dir/env")
-  [[ "$(s3_status GET /)" == 200 ]]
+  az_port=$(sed -n 's/^# azurite_port=//p' "$dir/env")
+  [[ "$(s3_status GET /)" == 200 ]] && azurite_up
+}
+
+# Azurite in the background (pid file $dir/azurite.pid). --disableTelemetry: without it
+# Azurite starts slower and ignores SIGTERM (../shared/docs/object-storage.md).
+start_azurite() {
+  mkdir -p "$dir/azurite"
+  node "$az_bin" --location "$dir/azurite" --blobHost 127.0.0.1 --blobPort "$az_port" --loose \
+    --skipApiVersionCheck --disableProductStyleUrl --disableTelemetry \
+    >"$dir/log/azurite.log" 2>&1 </dev/null &
+  echo $! >"$dir/azurite.pid"
 }
 
 write_conf() {
@@ -124,9 +151,10 @@ rgw_up() { [[ "$(s3_status GET /)" == 200 ]]; }
 
 start() {
   if status; then echo "servers.sh: reusing the servers in $dir"; return 0; fi
-  for tool in ceph-mon ceph-osd radosgw radosgw-admin ceph-authtool monmaptool ceph curl; do
+  for tool in ceph-mon ceph-osd radosgw radosgw-admin ceph-authtool monmaptool ceph curl node; do
     command -v "$tool" >/dev/null || die "$tool not found: run scripts/install-deps.sh"
   done
+  [[ -f "$az_bin" ]] || die "Azurite not found ($az_bin): run scripts/install-deps.sh"
   stop >/dev/null 2>&1 || true
   rm -rf "$dir"
   mkdir -p "$dir/run" "$dir/log" "$dir/mon-a" "$dir/osd-0" "$dir/rgw"
@@ -134,7 +162,11 @@ start() {
   mon_port=$(free_port)
   rgw_port=$(free_port)
   while [[ "$rgw_port" == "$mon_port" ]]; do rgw_port=$(free_port); done
+  az_port=$(free_port)
+  while [[ "$az_port" == "$mon_port" || "$az_port" == "$rgw_port" ]]; do az_port=$(free_port); done
   local conf=(-c "$dir/ceph.conf")
+  # Azurite first: it comes up while the Ceph daemons start.
+  start_azurite
   write_conf
   make_keyrings
   monmaptool --create --fsid "$fsid" --addv a "[v1:127.0.0.1:$mon_port]" "$dir/monmap" >/dev/null
@@ -155,6 +187,9 @@ start() {
     --access-key="$access_key" --secret="$secret_key" >/dev/null 2>"$dir/log/user-create.err"
   wait_for 60 "radosgw" rgw_up
   [[ "$(s3_status PUT "/$bucket")" == 200 ]] || die "could not create bucket $bucket"
+  wait_for 60 "Azurite" azurite_up
+  node "$root/tests/azurite/create-container.mjs" "http://127.0.0.1:$az_port/$az_account" "$az_account" \
+    "$az_key" "$az_container" || die "could not create container $az_container"
   cat >"$dir/env" <<EOF
 # Written by scripts/servers.sh start; source it to reach the test servers.
 # rgw_port=$rgw_port
@@ -163,8 +198,14 @@ export AWS_ACCESS_KEY_ID=$access_key
 export AWS_SECRET_ACCESS_KEY=$secret_key
 export AWS_REGION=$region
 export LITHIFY_TEST_S3_BUCKET=$bucket
+# azurite_port=$az_port
+export AZURE_STORAGE_ACCOUNT=$az_account
+export AZURE_STORAGE_KEY=$az_key
+export LITHIFY_AZURE_BLOB_ENDPOINT=http://127.0.0.1:$az_port/$az_account
+export LITHIFY_TEST_AZURE_CONTAINER=$az_container
 EOF
-  echo "servers.sh: S3 (Ceph RGW) on http://127.0.0.1:$rgw_port; source $dir/env"
+  echo "servers.sh: S3 (Ceph RGW) on http://127.0.0.1:$rgw_port, Azure Blob (Azurite) on" \
+    "http://127.0.0.1:$az_port/$az_account; source $dir/env"
 }
 
 # One daemon at a time, each waited for until gone (signalling radosgw and the OSD together
@@ -185,6 +226,7 @@ stop_one() {
 
 stop() {
   [[ -d "$dir" ]] || return 0
+  stop_one "$dir/azurite.pid"
   stop_one "$dir/client.rgw.lithify.pid"
   stop_one "$dir/osd.0.pid"
   stop_one "$dir/mon.a.pid"

@@ -27,12 +27,19 @@ run 2 'append --from ""' -- "$LITHIFY" append "$T" --from ""
 expect "$ERR" '--from is an empty or blank path' 'append --from "" names the flag'
 
 # URIs of schemes without a storage backend are refused as such (not as "not a Delta
-# table"); file: URIs open the local file system; s3:// is served (tests/cli/s3.sh), and
-# without credentials says so rather than treating the URI as a path.
+# table"); file: URIs open the local file system; s3:// and the Azure schemes are served
+# (tests/cli/s3.sh, tests/cli/azure.sh), and without credentials say so rather than
+# treating the URI as a path.
 run 0 "scan file://" -- "$LITHIFY" scan "file://$T"
-for u in abfs://c@a.dfs.core.windows.net/t az://c/t gs://b/t; do
+for u in gs://b/t; do
   run 1 "scan $u" -- "$LITHIFY" scan "$u"
   expect "$ERR" "URIs are not supported yet: $u" "scan $u message"
+done
+noaz=(env -u AZURE_STORAGE_CONNECTION_STRING -u AZURE_STORAGE_ACCOUNT -u AZURE_STORAGE_KEY -u AZURE_STORAGE_ACCOUNT_KEY -u AZURE_STORAGE_SAS_TOKEN)
+for u in abfs://c@a.dfs.core.windows.net/t az://c/t; do
+  run 1 "scan $u without credentials" -- "${noaz[@]}" "$LITHIFY" scan "$u"
+  expect "$ERR" "no Azure (credentials|storage account)" "scan $u without credentials names the settings"
+  reject "$ERR" 'not supported yet' "scan $u is served"
 done
 run 1 "append --from gs://" -- "$LITHIFY" append "$T" --from gs://b/x.csv
 expect "$ERR" 'URIs are not supported yet: gs://b/x.csv' 'append --from URI message'

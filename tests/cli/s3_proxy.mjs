@@ -1,7 +1,7 @@
-// An HTTP proxy in front of the S3 test server that misbehaves in one chosen way:
+// An HTTP proxy in front of the S3 or the Azure test server that misbehaves in one chosen way:
 //   ignore-condition  a conditional PUT (If-None-Match: *) the server refused with 412 is
 //                     answered 200, as by a server that ignores the condition;
-//   lose-replies      the reply of the first successful PUT of each key is lost: the
+//   lose-replies      the reply of the first successful PUT (200, Azure's 201) of each key is lost: the
 //                     connection is cut after the server applied the write (a client must
 //                     not assume it failed).
 // Everything else passes through unchanged; requests are forwarded byte for byte, Host
@@ -35,7 +35,7 @@ const server = http.createServer((req, res) => {
             return;
           }
           const key = req.url.split('?')[0];
-          if (mode === 'lose-replies' && req.method === 'PUT' && r.statusCode === 200 && !lost.has(key)) {
+          if (mode === 'lose-replies' && req.method === 'PUT' && (r.statusCode === 200 || r.statusCode === 201) && !lost.has(key)) {
             lost.add(key);
             req.socket.destroy();
             return;

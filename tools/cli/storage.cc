@@ -8,6 +8,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/io/registry.h"
+#include "lithify/io/azure/azure_filesystem.h"
 #include "lithify/io/s3/s3_filesystem.h"
 
 namespace lithify::cli {
@@ -37,6 +38,9 @@ Result<OpenedLocation> OpenLocation(const std::string& location) {
   return OpenedLocation(std::move(opened.fs), std::move(opened.path), location, std::move(counting));
 }
 
-void RegisterStorageBackends() { io::s3::RegisterS3FileSystem(); }
+void RegisterStorageBackends() {
+  io::s3::RegisterS3FileSystem();
+  io::azure::RegisterAzureFileSystem();
+}
 
 }  // namespace lithify::cli

@@ -5,7 +5,8 @@
 // Built twice: io_test runs it on the local and the memory file systems; with
 // LITHIFY_CONTRACT_S3 defined (io_s3_contract_test, ctest label "s3") it runs on the S3
 // backend against the server named by the environment (scripts/servers.sh start writes
-// it). Two promises are a file system's, not an object store's, and are marked by an
+// it); with LITHIFY_CONTRACT_AZURE (io_azure_contract_test, labels "s3" and "azure") on
+// the Azure Blob backend against Azurite, the same way. Two promises are a file system's, not an object store's, and are marked by an
 // environment's traits: kHierarchy (a file cannot be a directory too) and kSnapshotReads
 // (an open file keeps its content when replaced; an object store fails the read instead).
 #include <gtest/gtest.h>
@@ -25,6 +26,9 @@
 #include "lithify/io/filesystem.h"
 #ifdef LITHIFY_CONTRACT_S3
 #include "lithify/io/s3/s3_filesystem.h"
+#endif
+#ifdef LITHIFY_CONTRACT_AZURE
+#include "lithify/io/azure/azure_filesystem.h"
 #endif
 
 namespace lithify::io {
@@ -106,12 +110,51 @@ struct S3Env {
 };
 #endif
 
+#ifdef LITHIFY_CONTRACT_AZURE
+// A fresh prefix of the test container per test, emptied afterwards; as S3Env.
+struct AzureEnv {
+  static constexpr bool kHierarchy = false;
+  static constexpr bool kSnapshotReads = false;
+  AzureEnv() {
+    const char* container = getenv("LITHIFY_TEST_AZURE_CONTAINER");
+    if (container == nullptr || *container == '\0') {
+      missing = "LITHIFY_TEST_AZURE_CONTAINER is not set: start the test servers with scripts/servers.sh start "
+                "and source build/servers/env (scripts/test.sh does both), or leave these tests out with "
+                "ctest -LE s3";
+      return;
+    }
+    auto options = azure::AzureOptionsFromEnvironment();
+    if (!options.ok()) {
+      missing = options.status().ToString();
+      return;
+    }
+    fs = azure::NewAzureFileSystem(*options);
+    char name[64];
+    snprintf(name, sizeof name, "contract-%d-%llx", static_cast<int>(getpid()),
+             static_cast<unsigned long long>(std::random_device{}()) << 16 ^ counter++);
+    root = std::string("az://") + container + "/" + name;
+  }
+  ~AzureEnv() {
+    if (!fs) return;
+    auto all = fs->ListRecursive(root);
+    if (!all.ok()) return;
+    std::vector<std::string> paths;
+    for (const auto& f : *all) paths.push_back(f.path);
+    (void)fs->DeleteMany(paths);
+  }
+  static inline std::atomic<int> counter{0};
+  std::shared_ptr<FileSystem> fs;
+  std::string root;
+  std::string missing;
+};
+#endif
+
 template <typename Env>
 class FileSystemContractTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if constexpr (requires { env_.missing; }) {
-      if (!env_.fs) GTEST_FAIL() << "no S3 test server: " << env_.missing;
+      if (!env_.fs) GTEST_FAIL() << "no object-store test server: " << env_.missing;
     }
   }
   FileSystem* fs() { return env_.fs.get(); }
@@ -143,12 +186,17 @@ struct EnvNames {
   static std::string GetName(int) {
     if constexpr (std::is_same_v<T, LocalEnv>) return "Local";
     if constexpr (std::is_same_v<T, MemoryEnv>) return "Memory";
+#ifdef LITHIFY_CONTRACT_AZURE
+    if constexpr (std::is_same_v<T, AzureEnv>) return "Azure";
+#endif
     return "S3";
   }
 };
 
-#ifdef LITHIFY_CONTRACT_S3
+#if defined(LITHIFY_CONTRACT_S3)
 using Implementations = ::testing::Types<S3Env>;
+#elif defined(LITHIFY_CONTRACT_AZURE)
+using Implementations = ::testing::Types<AzureEnv>;
 #else
 using Implementations = ::testing::Types<LocalEnv, MemoryEnv>;
 #endif
@@ -508,7 +556,7 @@ TYPED_TEST(FileSystemContractTest, LaterWritesHaveLaterOrEqualMtime) {
 }
 
 // ---- Implementation-specific promises ----
-#ifndef LITHIFY_CONTRACT_S3
+#if !defined(LITHIFY_CONTRACT_S3) && !defined(LITHIFY_CONTRACT_AZURE)
 
 TEST(LocalFileSystemTest, TemporariesNeverRemainOnDisk) {
   LocalEnv env;
@@ -662,7 +710,7 @@ TEST(JoinPathTest, JoinsWithExactlyOneSlash) {
   EXPECT_EQ(JoinPath("s3://bucket/t", "_delta_log/0.json"), "s3://bucket/t/_delta_log/0.json");
 }
 
-#endif  // LITHIFY_CONTRACT_S3
+#endif  // !LITHIFY_CONTRACT_S3 && !LITHIFY_CONTRACT_AZURE
 
 }  // namespace
 }  // namespace lithify::io

@@ -16,119 +16,25 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/io/registry.h"
-#include "lithify/io/s3/http.h"
+#include "lithify/io/http/http.h"
+#include "lithify/io/http/remote_file.h"
+#include "lithify/io/http/retry.h"
+#include "lithify/io/http/text.h"
 #include "lithify/io/uri.h"
 
 namespace lithify::io::s3 {
 
+using http::HttpRequest;
+using http::HttpResponse;
+using http::ParseHttpDateMs;
+using http::ParseIso8601Ms;
+using http::XmlAll;
+using http::XmlEncode;
+using http::XmlFirst;
+
 namespace {
 
 constexpr char kUnsignedPayload[] = "UNSIGNED-PAYLOAD";
-
-// ---- Tiny XML reading: S3's replies are flat and well known ----
-
-std::string XmlDecode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '&') {
-      out.push_back(s[i]);
-      continue;
-    }
-    size_t semi = s.find(';', i);
-    if (semi == std::string_view::npos) {
-      out.push_back(s[i]);
-      continue;
-    }
-    std::string_view ent = s.substr(i + 1, semi - i - 1);
-    if (ent == "amp") out.push_back('&');
-    else if (ent == "lt") out.push_back('<');
-    else if (ent == "gt") out.push_back('>');
-    else if (ent == "quot") out.push_back('"');
-    else if (ent == "apos") out.push_back('\'');
-    else if (!ent.empty() && ent[0] == '#') {
-      unsigned long cp = ent.size() > 1 && (ent[1] == 'x' || ent[1] == 'X')
-                             ? std::strtoul(std::string(ent.substr(2)).c_str(), nullptr, 16)
-                             : std::strtoul(std::string(ent.substr(1)).c_str(), nullptr, 10);
-      if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-      } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-      } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-      } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-      }
-    } else {
-      out.append(s.substr(i, semi - i + 1));
-    }
-    i = semi;
-  }
-  return out;
-}
-
-std::string XmlEncode(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("&#{};", static_cast<int>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  return out;
-}
-
-// The raw contents of every <tag>...</tag> in `xml` (not nested in themselves).
-std::vector<std::string_view> XmlAll(std::string_view xml, std::string_view tag) {
-  std::vector<std::string_view> out;
-  const std::string open = "<" + std::string(tag) + ">", close = "</" + std::string(tag) + ">";
-  size_t pos = 0;
-  while ((pos = xml.find(open, pos)) != std::string_view::npos) {
-    size_t start = pos + open.size();
-    size_t end = xml.find(close, start);
-    if (end == std::string_view::npos) break;
-    out.push_back(xml.substr(start, end - start));
-    pos = end + close.size();
-  }
-  return out;
-}
-
-std::string XmlFirst(std::string_view xml, std::string_view tag) {
-  auto all = XmlAll(xml, tag);
-  return all.empty() ? std::string() : XmlDecode(all.front());
-}
-
-// ---- Times ----
-
-int64_t ParseIso8601Ms(const std::string& s) {  // 2026-12-02T01:01:20.002Z
-  std::tm tm{};
-  const char* rest = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
-  if (rest == nullptr) return 0;
-  int64_t ms = static_cast<int64_t>(timegm(&tm)) * 1000;
-  if (*rest == '.') ms += std::atoi(std::string(rest + 1, std::min<size_t>(3, std::strlen(rest + 1))).c_str());
-  return ms;
-}
-
-int64_t ParseHttpDateMs(const std::string& s) {  // Wed, 02 Dec 2026 01:01:20 GMT
-  std::tm tm{};
-  if (strptime(s.c_str(), "%a, %d %b %Y %H:%M:%S", &tm) == nullptr) return 0;
-  return static_cast<int64_t>(timegm(&tm)) * 1000;
-}
 
 // ---- Addressing ----
 
@@ -157,74 +63,41 @@ class S3FileSystem;
 
 // ---- Reading ----
 
-class S3File final : public RandomAccessFile {
+class S3File final : public http::RemoteFile {
  public:
   S3File(S3FileSystem* fs, std::string path, Location loc, uint64_t size, std::string etag)
-      : fs_(fs), path_(std::move(path)), loc_(std::move(loc)), size_(size), etag_(std::move(etag)) {}
-  uint64_t size() const override { return size_; }
-  const std::string& path() const override { return path_; }
+      : RemoteFile(std::move(path), size), fs_(fs), loc_(std::move(loc)), etag_(std::move(etag)) {}
   Status ReadAt(uint64_t offset, size_t length, uint8_t* out) override;
-  Result<std::vector<Buffer>> ReadRanges(const std::vector<ReadRange>& ranges) override;
-  ReadProfile read_profile() const override {
-    ReadProfile p;
-    p.coalesce_gap = 256 << 10;
-    p.max_coalesced = 16 << 20;
-    p.preferred_read = 64 << 10;
-    p.remote = true;
-    return p;
-  }
 
  private:
-  Status CheckRange(uint64_t offset, uint64_t length) const {
-    if (offset > size_ || length > size_ - offset) {
-      return Status::IOError("{}: read of {} bytes at offset {} is past the end ({} bytes)", path_, length,
-                             offset, size_);
-    }
-    return Status::OK();
-  }
-
   S3FileSystem* fs_;
-  std::string path_;
   Location loc_;
-  uint64_t size_;
   std::string etag_;
 };
 
 // ---- Writing ----
 
-class S3OutputStream final : public OutputStream {
+// A multipart upload once the content reaches a part (http::PartedOutputStream).
+class S3OutputStream final : public http::PartedOutputStream {
  public:
   S3OutputStream(S3FileSystem* fs, std::string path, Location loc, uint64_t part_size)
-      : fs_(fs), path_(std::move(path)), loc_(std::move(loc)), part_size_(part_size) {}
+      : PartedOutputStream(std::move(path), part_size, kPartsInFlight), fs_(fs), loc_(std::move(loc)) {}
   ~S3OutputStream() override { Abort(); }
-  Status Append(ByteView data) override;
-  Status Close() override;
-  void Abort() override;
-  uint64_t position() const override { return position_; }
+
+ protected:
+  Status PutWhole(ByteView data) override;
+  Status BeginParts() override;
+  Status UploadPart(size_t number, ByteView data) override;
+  Status CompleteParts(size_t count) override;
+  void AbortParts() override;
 
  private:
-  // Starts uploading the next part from the buffer (at most part_size_ bytes) in the
-  // background; at most kPartsInFlight parts travel at once.
-  Status UploadPart();
-  // Waits for parts in flight until at most `max_left` remain; the first failure.
-  Status WaitParts(size_t max_left);
-  Status Fail(Status st) {
-    Abort();
-    return st;
-  }
-
   static constexpr size_t kPartsInFlight = 4;
   S3FileSystem* fs_;
-  std::string path_;
   Location loc_;
-  uint64_t part_size_;
-  std::string buffer_;
-  uint64_t position_ = 0;
   std::string upload_id_;
   std::mutex mu_;                 // guards etags_ (written by the part uploads)
   std::vector<std::string> etags_;  // by part number - 1
-  std::deque<std::future<Status>> in_flight_;
-  bool closed_ = false, aborted_ = false;
 };
 
 class S3FileSystem final : public FileSystem, public std::enable_shared_from_this<S3FileSystem> {
@@ -244,26 +117,9 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
   // Sends `call` with retries. `*uncertain` (when given) is set when an attempt whose
   // reply was lost may have been applied by the server.
   Result<HttpResponse> Send(const Call& call, bool* uncertain = nullptr) {
-    std::string payload_hash = call.sign_payload ? Sha256Hex(call.body) : kUnsignedPayload;
-    Status last;
-    for (int attempt = 0; attempt < o_.max_attempts; ++attempt) {
-      if (attempt > 0) Backoff(attempt);
-      HttpRequest req = Build(call, payload_hash);
-      bool sent = false, maybe_resent = false;
-      auto r = Perform(req, &sent, &maybe_resent);
-      if (r.ok() && maybe_resent && uncertain != nullptr) *uncertain = true;
-      if (!r.ok()) {
-        if (sent && uncertain != nullptr) *uncertain = true;
-        last = r.status();
-        continue;
-      }
-      if (Retryable(*r) && attempt + 1 < o_.max_attempts) {
-        if (uncertain != nullptr) *uncertain = true;
-        continue;
-      }
-      return r;
-    }
-    return Status::IOError("{} (after {} attempts)", last.message(), o_.max_attempts);
+    const std::string payload_hash = call.sign_payload ? Sha256Hex(call.body) : kUnsignedPayload;
+    return http::SendWithRetries(
+        o_.max_attempts, [&] { return Build(call, payload_hash); }, Retryable, uncertain);
   }
 
   // The error for an unexpected reply: names the URI and S3's code and message.
@@ -491,11 +347,7 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
   const S3Options& options() const { return o_; }
 
   // Whether the object at `path` holds exactly `data`.
-  bool SameContent(std::string_view path, ByteView data) {
-    auto existing = ReadFile(path);
-    return existing.ok() && existing->size() == data.size() &&
-           std::equal(data.begin(), data.end(), existing->data());
-  }
+  bool SameContent(std::string_view path, ByteView data) { return http::SameContent(this, path, data); }
 
   // A HEAD reply has no body, so S3's error code and message are not in it: ask again
   // with a one-byte GET, whose reply carries them (only on the error path).
@@ -586,7 +438,7 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
       if (honoured_.count(loc.bucket) != 0) return Status::OK();
     }
     std::string dir = loc.key.substr(0, loc.key.rfind('/') == std::string::npos ? 0 : loc.key.rfind('/') + 1);
-    std::string probe = fmt::format("{}.lithify-probe-{:016x}", dir, Random64());
+    std::string probe = fmt::format("{}.lithify-probe-{:016x}", dir, http::Random64());
     bool uncertain = false;
     // The probe's content is its unique name, so that a 412 echoing our own first write
     // (see PutIfAbsent) is recognised.
@@ -646,19 +498,6 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     return req;
   }
 
-  static uint64_t Random64() {
-    thread_local std::mt19937_64 rng(std::random_device{}() ^
-                                     static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
-    return rng();
-  }
-
-  // 50 ms * 2^(attempt-1), capped at 2 s, scaled by a random factor in [0.5, 1).
-  static void Backoff(int attempt) {
-    double base = std::min(2000.0, 50.0 * (1 << std::min(attempt - 1, 10)));
-    double factor = 0.5 + 0.5 * static_cast<double>(Random64() % 1000) / 1000.0;
-    std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<int64_t>(base * factor)));
-  }
-
   S3Options o_;
   std::mutex mu_;
   std::set<std::string> honoured_;
@@ -671,168 +510,84 @@ Status S3File::ReadAt(uint64_t offset, size_t length, uint8_t* out) {
   if (length == 0) return Status::OK();
   LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Get(loc_, offset, length, etag_));
   if (r.status == 412) {
-    return Status::IOError("{}: the object changed since it was opened (its ETag no longer matches)", path_);
+    return Status::IOError("{}: the object changed since it was opened (its ETag no longer matches)", path());
   }
-  if (r.status != 206 && r.status != 200) return S3FileSystem::ErrorFor("GET", path_, r);
-  // A 200 carries the whole object (a server that ignores Range).
-  std::string_view body = r.body;
-  if (r.status == 200) {
-    if (body.size() < offset + length) {
-      return Status::IOError("{}: GET returned {} bytes, fewer than the {} expected", path_, body.size(), offset + length);
-    }
-    body = body.substr(offset, length);
-  }
-  if (body.size() != length) {
-    return Status::IOError("{}: ranged GET at {} returned {} bytes instead of {}", path_, offset, body.size(), length);
-  }
-  std::memcpy(out, body.data(), length);
-  return Status::OK();
-}
-
-Result<std::vector<Buffer>> S3File::ReadRanges(const std::vector<ReadRange>& ranges) {
-  for (const ReadRange& r : ranges) LITHIFY_RETURN_NOT_OK(CheckRange(r.offset, r.length));
-  const ReadProfile profile = read_profile();
-  std::vector<ReadRange> merged = CoalesceRanges(ranges, profile.coalesce_gap, profile.max_coalesced);
-  std::vector<Buffer> out(ranges.size());
-  for (size_t i = 0; i < ranges.size(); ++i) out[i] = Buffer(ranges[i].length);
-  // At most kInFlight GETs at once, each into its own buffer.
-  constexpr size_t kInFlight = 8;
-  std::vector<Buffer> bytes(merged.size());
-  std::vector<Status> statuses(merged.size());
-  for (size_t start = 0; start < merged.size(); start += kInFlight) {
-    const size_t end = std::min(merged.size(), start + kInFlight);
-    std::vector<std::thread> threads;
-    for (size_t m = start; m < end; ++m) {
-      auto work = [&, m] {
-        bytes[m] = Buffer(merged[m].length);
-        statuses[m] = ReadAt(merged[m].offset, merged[m].length, bytes[m].data());
-      };
-      if (end - start == 1) {
-        work();
-      } else {
-        threads.emplace_back(work);
-      }
-    }
-    for (auto& t : threads) t.join();
-  }
-  for (size_t m = 0; m < merged.size(); ++m) {
-    LITHIFY_RETURN_NOT_OK(statuses[m]);
-    CopyCoveredRanges(merged[m], bytes[m].view(), ranges, &out);
-  }
-  return out;
+  if (r.status != 206 && r.status != 200) return S3FileSystem::ErrorFor("GET", path(), r);
+  return CopyRangeReply(r, offset, length, out);
 }
 
 // ---- S3OutputStream ----
 
-Status S3OutputStream::Append(ByteView data) {
-  if (closed_ || aborted_) return Status::InvalidArgument("{}: write after {}", path_, closed_ ? "Close" : "Abort");
-  buffer_.append(reinterpret_cast<const char*>(data.data()), data.size());
-  position_ += data.size();
-  while (buffer_.size() >= part_size_) LITHIFY_RETURN_NOT_OK(UploadPart());
+Status S3OutputStream::PutWhole(ByteView data) {
+  S3FileSystem::Call c;
+  c.method = "PUT";
+  c.loc = &loc_;
+  c.key = loc_.key;
+  c.body = data;
+  c.sign_payload = true;
+  c.headers["content-type"] = "application/octet-stream";
+  LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c));
+  if (r.status != 200) return S3FileSystem::ErrorFor("PUT", path(), r);
   return Status::OK();
 }
 
-Status S3OutputStream::UploadPart() {
-  if (upload_id_.empty()) {
-    S3FileSystem::Call c;
-    c.loc = &loc_;
-    c.key = loc_.key;
-    c.method = "POST";
-    c.query["uploads"] = "";
-    LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c));
-    if (r.status != 200) return Fail(S3FileSystem::ErrorFor("CreateMultipartUpload", path_, r));
-    upload_id_ = XmlFirst(r.body, "UploadId");
-    if (upload_id_.empty()) return Fail(Status::IOError("{}: CreateMultipartUpload returned no UploadId", path_));
-  }
-  Status waited = WaitParts(kPartsInFlight - 1);
-  if (!waited.ok()) return Fail(waited);
-  const size_t n = std::min<size_t>(buffer_.size(), part_size_);
-  auto bytes = std::make_shared<std::string>(buffer_.substr(0, n));
-  buffer_.erase(0, n);
-  size_t number;
+Status S3OutputStream::BeginParts() {
+  S3FileSystem::Call c;
+  c.loc = &loc_;
+  c.key = loc_.key;
+  c.method = "POST";
+  c.query["uploads"] = "";
+  LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c));
+  if (r.status != 200) return S3FileSystem::ErrorFor("CreateMultipartUpload", path(), r);
+  upload_id_ = XmlFirst(r.body, "UploadId");
+  if (upload_id_.empty()) return Status::IOError("{}: CreateMultipartUpload returned no UploadId", path());
+  return Status::OK();
+}
+
+Status S3OutputStream::UploadPart(size_t number, ByteView data) {
+  S3FileSystem::Call c;
+  c.loc = &loc_;
+  c.key = loc_.key;
+  c.method = "PUT";
+  c.query["partNumber"] = std::to_string(number);
+  c.query["uploadId"] = upload_id_;
+  c.body = data;
+  c.sign_payload = true;
+  LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c));
+  if (r.status != 200) return S3FileSystem::ErrorFor("UploadPart", path(), r);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (etags_.size() < number) etags_.resize(number);
+  etags_[number - 1] = r.headers["etag"];
+  return Status::OK();
+}
+
+Status S3OutputStream::CompleteParts(size_t count) {
+  std::string xml = "<CompleteMultipartUpload>";
   {
     std::lock_guard<std::mutex> lock(mu_);
-    etags_.emplace_back();
-    number = etags_.size();
+    for (size_t i = 0; i < count; ++i) {
+      xml += fmt::format("<Part><PartNumber>{}</PartNumber><ETag>{}</ETag></Part>", i + 1,
+                         XmlEncode(i < etags_.size() ? etags_[i] : std::string()));
+    }
   }
-  in_flight_.push_back(std::async(std::launch::async, [this, bytes, number]() -> Status {
-    S3FileSystem::Call c;
-    c.loc = &loc_;
-    c.key = loc_.key;
-    c.method = "PUT";
-    c.query["partNumber"] = std::to_string(number);
-    c.query["uploadId"] = upload_id_;
-    c.body = AsBytes(*bytes);
-    c.sign_payload = true;
-    LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c));
-    if (r.status != 200) return S3FileSystem::ErrorFor("UploadPart", path_, r);
-    std::lock_guard<std::mutex> lock(mu_);
-    etags_[number - 1] = r.headers["etag"];
-    return Status::OK();
-  }));
+  xml += "</CompleteMultipartUpload>";
+  S3FileSystem::Call c;
+  c.method = "POST";
+  c.loc = &loc_;
+  c.key = loc_.key;
+  c.query["uploadId"] = upload_id_;
+  c.body = AsBytes(xml);
+  c.sign_payload = true;
+  c.headers["content-type"] = "application/xml";
+  LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c));
+  // CompleteMultipartUpload can fail inside a 200 reply.
+  if (r.status != 200 || r.body.find("<Error>") != std::string::npos) {
+    return S3FileSystem::ErrorFor("CompleteMultipartUpload", path(), r);
+  }
   return Status::OK();
 }
 
-Status S3OutputStream::WaitParts(size_t max_left) {
-  Status first;
-  while (in_flight_.size() > max_left) {
-    Status st = in_flight_.front().get();
-    in_flight_.pop_front();
-    if (!st.ok() && first.ok()) first = std::move(st);
-  }
-  return first;
-}
-
-Status S3OutputStream::Close() {
-  if (closed_) return Status::OK();
-  if (aborted_) return Status::InvalidArgument("{}: Close after Abort", path_);
-  if (upload_id_.empty()) {
-    S3FileSystem::Call c;
-    c.method = "PUT";
-    c.loc = &loc_;
-    c.key = loc_.key;
-    c.body = AsBytes(buffer_);
-    c.sign_payload = true;
-    c.headers["content-type"] = "application/octet-stream";
-    auto r = fs_->Send(c);
-    if (!r.ok()) return Fail(r.status());
-    if (r->status != 200) return Fail(S3FileSystem::ErrorFor("PUT", path_, *r));
-  } else {
-    if (!buffer_.empty()) LITHIFY_RETURN_NOT_OK(UploadPart());
-    Status parts = WaitParts(0);
-    if (!parts.ok()) return Fail(parts);
-    std::string xml = "<CompleteMultipartUpload>";
-    for (size_t i = 0; i < etags_.size(); ++i) {
-      xml += fmt::format("<Part><PartNumber>{}</PartNumber><ETag>{}</ETag></Part>", i + 1, XmlEncode(etags_[i]));
-    }
-    xml += "</CompleteMultipartUpload>";
-    S3FileSystem::Call c;
-    c.method = "POST";
-    c.loc = &loc_;
-    c.key = loc_.key;
-    c.query["uploadId"] = upload_id_;
-    c.body = AsBytes(xml);
-    c.sign_payload = true;
-    c.headers["content-type"] = "application/xml";
-    auto r = fs_->Send(c);
-    if (!r.ok()) return Fail(r.status());
-    // CompleteMultipartUpload can fail inside a 200 reply.
-    if (r->status != 200 || r->body.find("<Error>") != std::string::npos) {
-      return Fail(S3FileSystem::ErrorFor("CompleteMultipartUpload", path_, *r));
-    }
-  }
-  closed_ = true;
-  buffer_.clear();
-  buffer_.shrink_to_fit();
-  return Status::OK();
-}
-
-void S3OutputStream::Abort() {
-  if (closed_ || aborted_) return;
-  aborted_ = true;
-  buffer_.clear();
-  buffer_.shrink_to_fit();
-  (void)WaitParts(0);  // a part still travelling would otherwise outlive the abort
+void S3OutputStream::AbortParts() {
   if (upload_id_.empty()) return;
   S3FileSystem::Call c;
   c.method = "DELETE";

@@ -13,12 +13,15 @@
 #include <thread>
 #include <vector>
 
-#include "lithify/io/s3/http.h"
+#include "lithify/io/http/http.h"
 #include "lithify/io/s3/s3_filesystem.h"
 #include "lithify/io/s3/sigv4.h"
 
 namespace lithify::io::s3 {
 namespace {
+
+using http::HttpRequest;
+using http::Perform;
 
 class S3Test : public ::testing::Test {
  protected:

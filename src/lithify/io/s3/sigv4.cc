@@ -1,64 +1,14 @@
 #include "lithify/io/s3/sigv4.h"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
-
 #include <fmt/format.h>
 
 namespace lithify::io::s3 {
 
 namespace {
 
-std::string Hex(const unsigned char* p, size_t n) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out(2 * n, '\0');
-  for (size_t i = 0; i < n; ++i) {
-    out[2 * i] = kDigits[p[i] >> 4];
-    out[2 * i + 1] = kDigits[p[i] & 15];
-  }
-  return out;
-}
-
-std::string Hmac(std::string_view key, std::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len);
-  return std::string(reinterpret_cast<char*>(out), len);
-}
+std::string Hmac(std::string_view key, std::string_view data) { return http::HmacSha256(key, data); }
 
 }  // namespace
-
-std::string Sha256Hex(ByteView data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(data.data(), data.size(), digest);
-  return Hex(digest, sizeof digest);
-}
-
-std::string Md5Base64(ByteView data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), digest, &len, EVP_md5(), nullptr);
-  unsigned char b64[64];
-  int n = EVP_EncodeBlock(b64, digest, static_cast<int>(len));
-  return std::string(reinterpret_cast<char*>(b64), static_cast<size_t>(n));
-}
-
-std::string UriEncode(std::string_view s, bool keep_slash) {
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
-    bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                      c == '-' || c == '.' || c == '_' || c == '~' || (keep_slash && c == '/');
-    if (unreserved) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += fmt::format("%{:02X}", c);
-    }
-  }
-  return out;
-}
 
 void SignRequest(std::string_view method, std::string_view encoded_path,
                  const std::map<std::string, std::string>& query, std::string_view payload_sha256,
@@ -96,7 +46,7 @@ void SignRequest(std::string_view method, std::string_view encoded_path,
   key = Hmac(key, region);
   key = Hmac(key, "s3");
   key = Hmac(key, "aws4_request");
-  const std::string signature = Hex(reinterpret_cast<const unsigned char*>(Hmac(key, string_to_sign).data()), 32);
+  const std::string signature = http::Hex(Hmac(key, string_to_sign));
   (*headers)["authorization"] = fmt::format("AWS4-HMAC-SHA256 Credential={}/{}, SignedHeaders={}, Signature={}",
                                             creds.access_key, scope, signed_headers, signature);
 }

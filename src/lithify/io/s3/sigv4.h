@@ -15,6 +15,8 @@
 #include <string_view>
 
 #include "lithify/base/buffer.h"
+#include "lithify/io/http/crypto.h"
+#include "lithify/io/http/text.h"
 
 namespace lithify::io::s3 {
 
@@ -24,14 +26,11 @@ struct Credentials {
   std::string session_token;  // empty unless temporary credentials
 };
 
-// Lower-case hex SHA-256 of `data`.
-std::string Sha256Hex(ByteView data);
-// Base64 of the MD5 of `data` (the Content-MD5 header DeleteObjects requires).
-std::string Md5Base64(ByteView data);
-
-// S3's URI encoding: every byte except A-Z a-z 0-9 - . _ ~ becomes %XX (upper-case hex);
-// '/' is kept when `keep_slash` (object keys in paths) and encoded otherwise (query values).
-std::string UriEncode(std::string_view s, bool keep_slash);
+// The hashing and encoding SigV4 uses are the shared ones (io/http): Sha256Hex, Md5Base64
+// (the Content-MD5 header DeleteObjects requires) and S3's URI encoding.
+using http::Md5Base64;
+using http::Sha256Hex;
+using http::UriEncode;
 
 // Adds x-amz-date, x-amz-content-sha256, x-amz-security-token (with a session token) and
 // Authorization to `headers` (keys lower case; "host" must be there already).

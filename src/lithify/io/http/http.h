@@ -1,4 +1,5 @@
-// One HTTP request over libcurl, with a connection kept per thread.
+// One HTTP request over libcurl, with a connection kept per thread (shared by the object-store
+// backends: io/s3, io/azure).
 //
 // Thread-safety: Perform may be called from any number of threads; each thread reuses its
 // own curl handle (and so its keep-alive connection).
@@ -10,7 +11,7 @@
 #include "lithify/base/buffer.h"
 #include "lithify/base/result.h"
 
-namespace lithify::io::s3 {
+namespace lithify::io::http {
 
 struct HttpRequest {
   std::string method;  // GET, HEAD, PUT, POST, DELETE
@@ -36,4 +37,4 @@ struct HttpResponse {
 // reply can answer a second copy of a request the server already applied.
 Result<HttpResponse> Perform(const HttpRequest& request, bool* sent, bool* maybe_resent = nullptr);
 
-}  // namespace lithify::io::s3
+}  // namespace lithify::io::http

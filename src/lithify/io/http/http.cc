@@ -1,4 +1,4 @@
-#include "lithify/io/s3/http.h"
+#include "lithify/io/http/http.h"
 
 #include <curl/curl.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <mutex>
 
-namespace lithify::io::s3 {
+namespace lithify::io::http {
 
 namespace {
 
@@ -114,4 +114,4 @@ Result<HttpResponse> Perform(const HttpRequest& request, bool* sent, bool* maybe
   return response;
 }
 
-}  // namespace lithify::io::s3
+}  // namespace lithify::io::http

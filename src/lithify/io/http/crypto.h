@@ -1,0 +1,29 @@
+// Hashes, HMAC and Base64 on OpenSSL, for request signing (S3's SigV4, Azure's SharedKey)
+// and the checksums object stores ask for.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "lithify/base/buffer.h"
+#include "lithify/base/result.h"
+
+namespace lithify::io::http {
+
+// Lower-case hex of bytes.
+std::string Hex(std::string_view bytes);
+// Lower-case hex SHA-256 of `data`.
+std::string Sha256Hex(ByteView data);
+// The raw 32-byte HMAC-SHA256 of `data` under `key`.
+std::string HmacSha256(std::string_view key, std::string_view data);
+// Base64 of the MD5 of `data` (Content-MD5 headers).
+std::string Md5Base64(ByteView data);
+// Standard Base64 (with padding) of `bytes`.
+std::string Base64Encode(std::string_view bytes);
+// Decodes standard Base64 (padding required, whitespace not allowed). InvalidArgument
+// (without echoing the text: it is often a secret) when malformed.
+Result<std::string> Base64Decode(std::string_view text);
+
+}  // namespace lithify::io::http

@@ -1,0 +1,148 @@
+#include "lithify/io/http/remote_file.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "lithify/base/macros.h"
+
+namespace lithify::io::http {
+
+// ---- RemoteFile ----
+
+ReadProfile RemoteFile::read_profile() const {
+  ReadProfile p;
+  p.coalesce_gap = 256 << 10;
+  p.max_coalesced = 16 << 20;
+  p.preferred_read = 64 << 10;
+  p.remote = true;
+  return p;
+}
+
+Status RemoteFile::CheckRange(uint64_t offset, uint64_t length) const {
+  if (offset > size_ || length > size_ - offset) {
+    return Status::IOError("{}: read of {} bytes at offset {} is past the end ({} bytes)", path_, length, offset,
+                           size_);
+  }
+  return Status::OK();
+}
+
+Status RemoteFile::CopyRangeReply(const HttpResponse& r, uint64_t offset, size_t length, uint8_t* out) const {
+  std::string_view body = r.body;
+  if (r.status == 200) {
+    if (body.size() < offset + length) {
+      return Status::IOError("{}: GET returned {} bytes, fewer than the {} expected", path_, body.size(),
+                             offset + length);
+    }
+    body = body.substr(offset, length);
+  }
+  if (body.size() != length) {
+    return Status::IOError("{}: ranged GET at {} returned {} bytes instead of {}", path_, offset, body.size(), length);
+  }
+  std::memcpy(out, body.data(), length);
+  return Status::OK();
+}
+
+Result<std::vector<Buffer>> RemoteFile::ReadRanges(const std::vector<ReadRange>& ranges) {
+  for (const ReadRange& r : ranges) LITHIFY_RETURN_NOT_OK(CheckRange(r.offset, r.length));
+  const ReadProfile profile = read_profile();
+  std::vector<ReadRange> merged = CoalesceRanges(ranges, profile.coalesce_gap, profile.max_coalesced);
+  std::vector<Buffer> out(ranges.size());
+  for (size_t i = 0; i < ranges.size(); ++i) out[i] = Buffer(ranges[i].length);
+  // At most kInFlight GETs at once, each into its own buffer.
+  constexpr size_t kInFlight = 8;
+  std::vector<Buffer> bytes(merged.size());
+  std::vector<Status> statuses(merged.size());
+  for (size_t start = 0; start < merged.size(); start += kInFlight) {
+    const size_t end = std::min(merged.size(), start + kInFlight);
+    std::vector<std::thread> threads;
+    for (size_t m = start; m < end; ++m) {
+      auto work = [&, m] {
+        bytes[m] = Buffer(merged[m].length);
+        statuses[m] = ReadAt(merged[m].offset, merged[m].length, bytes[m].data());
+      };
+      if (end - start == 1) {
+        work();
+      } else {
+        threads.emplace_back(work);
+      }
+    }
+    for (auto& t : threads) t.join();
+  }
+  for (size_t m = 0; m < merged.size(); ++m) {
+    LITHIFY_RETURN_NOT_OK(statuses[m]);
+    CopyCoveredRanges(merged[m], bytes[m].view(), ranges, &out);
+  }
+  return out;
+}
+
+// ---- PartedOutputStream ----
+
+PartedOutputStream::~PartedOutputStream() { (void)WaitParts(0); }
+
+Status PartedOutputStream::Append(ByteView data) {
+  if (closed_ || aborted_) return Status::InvalidArgument("{}: write after {}", path_, closed_ ? "Close" : "Abort");
+  buffer_.append(reinterpret_cast<const char*>(data.data()), data.size());
+  position_ += data.size();
+  while (buffer_.size() >= part_size_) LITHIFY_RETURN_NOT_OK(StartPart());
+  return Status::OK();
+}
+
+Status PartedOutputStream::StartPart() {
+  if (!parts_begun_) {
+    Status begun = BeginParts();
+    if (!begun.ok()) return Fail(begun);
+    parts_begun_ = true;
+  }
+  Status waited = WaitParts(parts_in_flight_ - 1);
+  if (!waited.ok()) return Fail(waited);
+  const size_t n = std::min<size_t>(buffer_.size(), part_size_);
+  auto bytes = std::make_shared<std::string>(buffer_.substr(0, n));
+  buffer_.erase(0, n);
+  const size_t number = ++parts_;
+  in_flight_.push_back(std::async(std::launch::async, [this, bytes, number]() -> Status {
+    return UploadPart(number, AsBytes(*bytes));
+  }));
+  return Status::OK();
+}
+
+Status PartedOutputStream::WaitParts(size_t max_left) {
+  Status first;
+  while (in_flight_.size() > max_left) {
+    Status st = in_flight_.front().get();
+    in_flight_.pop_front();
+    if (!st.ok() && first.ok()) first = std::move(st);
+  }
+  return first;
+}
+
+Status PartedOutputStream::Close() {
+  if (closed_) return Status::OK();
+  if (aborted_) return Status::InvalidArgument("{}: Close after Abort", path_);
+  if (!parts_begun_) {
+    Status put = PutWhole(AsBytes(buffer_));
+    if (!put.ok()) return Fail(put);
+  } else {
+    if (!buffer_.empty()) LITHIFY_RETURN_NOT_OK(StartPart());
+    Status parts = WaitParts(0);
+    if (!parts.ok()) return Fail(parts);
+    Status completed = CompleteParts(parts_);
+    if (!completed.ok()) return Fail(completed);
+  }
+  closed_ = true;
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+  return Status::OK();
+}
+
+void PartedOutputStream::Abort() {
+  if (closed_ || aborted_) return;
+  aborted_ = true;
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+  (void)WaitParts(0);  // a part still travelling would otherwise outlive the abort
+  if (parts_begun_) AbortParts();
+}
+
+}  // namespace lithify::io::http

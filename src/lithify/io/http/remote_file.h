@@ -1,0 +1,97 @@
+// What the object-store backends' files and write streams share.
+//
+// RemoteFile: a RandomAccessFile whose every ReadAt is one ranged GET. It reports a
+// remote read profile (coalesce reads 256 KiB apart into reads of up to 16 MiB; 64 KiB is
+// the smallest read worth a request) and ReadRanges sends the coalesced GETs up to 8 at a
+// time, each on its own thread (and so its own keep-alive connection, http.h).
+//
+// PartedOutputStream: an OutputStream that buffers what is appended and writes it with
+// one request at Close when it stays below the part size, else as parts uploaded in the
+// background while appending (at most `parts_in_flight` at once) and made visible as one
+// object only at Close. Failure, Abort or destruction before Close leave no object.
+//
+// Thread-safety: a RemoteFile supports concurrent ReadAt calls (the subclass must);
+// a PartedOutputStream is used by one thread at a time (its part uploads run on others).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "lithify/base/buffer.h"
+#include "lithify/base/result.h"
+#include "lithify/io/filesystem.h"
+#include "lithify/io/http/http.h"
+
+namespace lithify::io::http {
+
+class RemoteFile : public RandomAccessFile {
+ public:
+  RemoteFile(std::string path, uint64_t size) : path_(std::move(path)), size_(size) {}
+  uint64_t size() const override { return size_; }
+  const std::string& path() const override { return path_; }
+  Result<std::vector<Buffer>> ReadRanges(const std::vector<ReadRange>& ranges) override;
+  ReadProfile read_profile() const override;
+
+ protected:
+  // IOError naming the path when [offset, offset + length) is not inside the file.
+  Status CheckRange(uint64_t offset, uint64_t length) const;
+  // Copies the bytes a ranged GET answered with into `out`: a 206's body, or the range
+  // cut from a 200's whole object (a server that ignores Range). IOError naming the path
+  // when the reply holds a different number of bytes.
+  Status CopyRangeReply(const HttpResponse& r, uint64_t offset, size_t length, uint8_t* out) const;
+
+ private:
+  std::string path_;
+  uint64_t size_;
+};
+
+class PartedOutputStream : public OutputStream {
+ public:
+  PartedOutputStream(std::string path, uint64_t part_size, size_t parts_in_flight)
+      : path_(std::move(path)), part_size_(part_size), parts_in_flight_(parts_in_flight) {}
+  // Subclasses call Abort() in their own destructor (the hooks below are virtual, and
+  // part uploads in flight use the subclass); this one only waits for stragglers.
+  ~PartedOutputStream() override;
+  Status Append(ByteView data) final;
+  Status Close() final;
+  void Abort() final;
+  uint64_t position() const final { return position_; }
+
+ protected:
+  // The whole content in one request (content smaller than a part; may be empty).
+  virtual Status PutWhole(ByteView data) = 0;
+  // Called once before the first part (S3: CreateMultipartUpload).
+  virtual Status BeginParts() { return Status::OK(); }
+  // Uploads part `number` (1, 2, ...). Runs on a background thread, concurrently with
+  // other parts; `data` lives until it returns.
+  virtual Status UploadPart(size_t number, ByteView data) = 0;
+  // After parts 1..count all succeeded: makes them visible as the object.
+  virtual Status CompleteParts(size_t count) = 0;
+  // Best-effort cleanup of parts after a failure or Abort (S3: AbortMultipartUpload).
+  virtual void AbortParts() {}
+
+  const std::string& path() const { return path_; }
+
+ private:
+  Status StartPart();
+  Status WaitParts(size_t max_left);
+  Status Fail(Status st) {
+    Abort();
+    return st;
+  }
+
+  std::string path_;
+  uint64_t part_size_;
+  size_t parts_in_flight_;
+  std::string buffer_;
+  uint64_t position_ = 0;
+  bool parts_begun_ = false;
+  size_t parts_ = 0;
+  std::deque<std::future<Status>> in_flight_;
+  bool closed_ = false, aborted_ = false;
+};
+
+}  // namespace lithify::io::http
