@@ -207,11 +207,19 @@ Status DecodeAt(const Schema& schema, int node, ByteView* in, Value* out, int de
 // Array and map blocks: a count (negative: followed by the block's byte size), items,
 // until a zero count. Items must each take a byte unless the item type is empty-sized,
 // so a count is bounded by the bytes left.
+// `out` may hold an earlier datum (ContainerReader::Next reuses one Value per file): its
+// items and keys are overwritten in place and cut to the new count, so their allocations
+// are reused instead of freed and made again for every record.
 Status DecodeBlocks(const Schema& schema, const Node& n, ByteView* in, Value* out, int depth) {
   const bool is_map = n.kind == Kind::kMap;
+  size_t used = 0;
   for (;;) {
     LITHIFY_ASSIGN_OR_RETURN(int64_t count, ReadVarLong(in));
-    if (count == 0) return Status::OK();
+    if (count == 0) {
+      out->items.resize(used);
+      out->keys.resize(is_map ? used : 0);
+      return Status::OK();
+    }
     if (count < 0) {
       if (count == INT64_MIN) return Status::Corruption("block count out of range");
       count = -count;
@@ -220,18 +228,22 @@ Status DecodeBlocks(const Schema& schema, const Node& n, ByteView* in, Value* ou
         return Status::Corruption("block size {} exceeds the {} bytes left", bytes, in->size());
       }
     }
-    if (static_cast<uint64_t>(count) > in->size() + 1 || out->items.size() + count > (size_t{1} << 26)) {
+    if (static_cast<uint64_t>(count) > in->size() + 1 || used + count > (size_t{1} << 26)) {
       return Status::Corruption("{} count {} exceeds the {} bytes left", is_map ? "map" : "array", count,
                                 in->size());
     }
-    for (int64_t k = 0; k < count; ++k) {
+    for (int64_t k = 0; k < count; ++k, ++used) {
       if (is_map) {
         LITHIFY_ASSIGN_OR_RETURN(int64_t len, ReadVarLong(in));
         LITHIFY_ASSIGN_OR_RETURN(ByteView key, TakeBytes(in, len));
-        out->keys.emplace_back(AsStringView(key));
+        if (used < out->keys.size()) {
+          out->keys[used].assign(AsStringView(key));
+        } else {
+          out->keys.emplace_back(AsStringView(key));
+        }
       }
-      out->items.emplace_back();
-      LITHIFY_RETURN_NOT_OK(DecodeAt(schema, n.items, in, &out->items.back(), depth + 1));
+      if (used == out->items.size()) out->items.emplace_back();
+      LITHIFY_RETURN_NOT_OK(DecodeAt(schema, n.items, in, &out->items[used], depth + 1));
     }
   }
 }
@@ -566,7 +578,8 @@ Result<bool> ContainerReader::Next(Value* out) {
     if (!more.ok()) return m.Fail(more.status());
     if (!*more) return false;
   }
-  *out = Value();
+  // `out` is decoded over in place (DecodeAt sets kind and the fields of that kind;
+  // containers reuse their element storage), which saves most allocations per record.
   Status st = DecodeAt(m.schema, m.schema.root(), &m.rest, out, 0);
   if (!st.ok()) return m.Fail(st.WithContextF("block {}", m.block));
   --m.left;
