@@ -40,6 +40,8 @@ void RegisterVacuumCommand(CLI::App&, Runner*);
 void RegisterSimulateCommand(CLI::App&, Runner*);
 void RegisterServeCommand(CLI::App&, Runner*);
 void RegisterDiagnoseCommand(CLI::App&, Runner*);
+// Hidden: `internal run-bin` (tools/cli/internal.cc), the process runner's child.
+void RegisterInternalCommands(CLI::App&, Runner*);
 
 // Marks `opt` (a TABLE, file or directory argument) as a path and returns it. Before the
 // selected command runs, CheckPathOptions() refuses an empty or blank value of a marked

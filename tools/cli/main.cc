@@ -94,6 +94,7 @@ int Main(int argc, char** argv) {
   RegisterSimulateCommand(app, &selected);
   RegisterServeCommand(app, &selected);
   RegisterDiagnoseCommand(app, &selected);
+  RegisterInternalCommands(app, &selected);
 
   if (std::string unknown = UnknownCommand(app, argc, argv); !unknown.empty()) {
     return ReportError(UsageError("{}", unknown), ctx);

@@ -46,6 +46,7 @@ struct OptimizeFlags {
   std::string target_cube_size;
   std::string memory_budget;
   std::string spill_dir;
+  std::string runner = "local";  // hidden --runner local|process (tests)
 };
 
 Result<int64_t> ParseSize(const std::string& flag, const std::string& text) {
@@ -104,6 +105,13 @@ Result<commands::OptimizeSpec> ToSpec(const OptimizeFlags& f) {
                              ParseSize("--copy-row-groups-from", f.copy_row_group_min_size));
   }
   LITHIFY_RETURN_NOT_OK(AddClusteringFlags(f, &spec));
+  if (f.runner == "process") {
+    // Each bin as a child of this very binary (`lithify internal run-bin`).
+    spec.runner = commands::BinRunnerKind::kProcess;
+    spec.runner_program = "/proc/self/exe";
+  } else if (f.runner != "local") {
+    return UsageError("--runner: 'local' or 'process', got '{}'", f.runner);
+  }
   if (f.ratio_given) {
     if (!(f.max_deleted_rows_ratio >= 0 && f.max_deleted_rows_ratio <= 1)) {
       return UsageError("--max-deleted-rows-ratio: must be within [0, 1], got {}", f.max_deleted_rows_ratio);
@@ -250,6 +258,8 @@ void AddCommonFlags(CLI::App* cmd, OptimizeFlags* f) {
   cmd->add_flag("--dry-run", f->dry_run, "Plan only; write nothing");
   cmd->add_flag("--explain", f->explain,
                 "Print the decision log (every file and bin, and why) and write nothing: implies --dry-run");
+  // Hidden (tests): run each bin as a child process of this binary.
+  cmd->add_option("--runner", f->runner, "local (threads) or process (a child per bin)")->group("");
 }
 
 }  // namespace

@@ -193,16 +193,41 @@ void FillNulls(parquet::ColumnData* c, int64_t rows, F value_of) {
 
 // ---- the Delta side of the executor ----------------------------------------------------
 
-struct BinOutputs {
-  std::vector<delta::AddFile> adds;
-  int64_t row_groups_copied = 0;  // by the column-at-a-time path
-  int64_t pages_copied = 0;
-};
+// An output file as the bin's result carries it (exec::OutputFile, serializable) and
+// back: both runners' results reach the commit through AddOf, so an in-process and an
+// out-of-process run commit the same add actions.
+exec::OutputFile OutputOf(const delta::AddFile& a, std::string rel_path, int64_t num_records) {
+  exec::OutputFile o;
+  o.path = std::move(rel_path);
+  o.size = a.size;
+  o.num_records = num_records;
+  o.partition_values = a.partition_values;
+  o.modification_time = a.modification_time;
+  o.stats = a.stats;
+  o.tags = a.tags;
+  o.base_row_id = a.base_row_id;
+  o.default_row_commit_version = a.default_row_commit_version;
+  return o;
+}
+
+delta::AddFile AddOf(const exec::OutputFile& o) {
+  delta::AddFile a;
+  a.path = delta::EncodeActionPath(o.path);
+  a.partition_values = o.partition_values;
+  a.size = o.size;
+  a.modification_time = o.modification_time;
+  a.data_change = false;  // OPTIMIZE rearranges data; it adds none
+  a.stats = o.stats;
+  a.tags = o.tags;
+  a.base_row_id = o.base_row_id;
+  a.default_row_commit_version = o.default_row_commit_version;
+  return a;
+}
 
 class DeltaSink final : public exec::BinSink {
  public:
-  DeltaSink(std::unique_ptr<delta::DataFileWriter> writer, PartitionValuesT pv, BinOutputs* slot)
-      : writer_(std::move(writer)), pv_(std::move(pv)), slot_(slot) {}
+  DeltaSink(std::unique_ptr<delta::DataFileWriter> writer, PartitionValuesT pv)
+      : writer_(std::move(writer)), pv_(std::move(pv)) {}
   Status Write(const parquet::RowBatch& batch) override { return writer_->WriteBatch(pv_, batch); }
   Result<std::vector<exec::OutputFile>> Finish() override;
   void Abort() override { writer_->Abort(); }
@@ -210,26 +235,21 @@ class DeltaSink final : public exec::BinSink {
  private:
   std::unique_ptr<delta::DataFileWriter> writer_;
   PartitionValuesT pv_;
-  BinOutputs* slot_;
 };
 
 Result<std::vector<exec::OutputFile>> DeltaSink::Finish() {
   LITHIFY_ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());
   std::vector<exec::OutputFile> outs;
   for (delta::AddFile& a : adds) {
-    a.data_change = false;  // OPTIMIZE rearranges data; it adds none
-    exec::OutputFile o;
     Result<std::string> decoded = delta::DecodeActionPath(a.path);
-    o.path = decoded.ok() ? *decoded : a.path;
-    o.size = a.size;
+    int64_t records = 0;
     if (a.stats) {
       Result<table::FileStats> st = delta::ParseStats(*a.stats);
-      if (st.ok() && st->num_records) o.num_records = *st->num_records;
+      if (st.ok() && st->num_records) records = *st->num_records;
     }
     // Delta drops output files without rows (every input row was deleted).
-    if (o.num_records == 0) continue;
-    outs.push_back(std::move(o));
-    slot_->adds.push_back(std::move(a));
+    if (records == 0) continue;
+    outs.push_back(OutputOf(a, decoded.ok() ? *decoded : a.path, records));
   }
   return outs;
 }
@@ -248,8 +268,7 @@ Result<std::vector<exec::OutputFile>> DeltaSink::Finish() {
 // exact. Bins of any other shape are streamed.
 class DeltaBinIo final : public exec::BinIo {
  public:
-  static Result<std::unique_ptr<DeltaBinIo>> Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt,
-                                                  size_t num_bins);
+  static Result<std::unique_ptr<DeltaBinIo>> Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt);
   Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) override;
   Result<std::unique_ptr<exec::BinSink>> OpenSink(const planner::Bin& bin) override;
   Result<std::optional<std::vector<exec::OutputFile>>> RewriteWhole(const planner::Bin& bin,
@@ -260,7 +279,6 @@ class DeltaBinIo final : public exec::BinIo {
     copy_row_group_min_bytes_ = copy_row_group_min_bytes;
   }
 
-  BinOutputs& outputs(int bin) { return outputs_[bin]; }
   // The write batches' schema (every batch ReadFile emits has its leaves, in order).
   const parquet::Schema& file_schema() const { return file_schema_; }
   // Clustering keeps output row groups within its memory budget (the writer buffers one).
@@ -305,7 +323,6 @@ class DeltaBinIo final : public exec::BinIo {
   std::vector<int> data_leaves_;  // read leaves that are written (non-partition)
   std::unique_ptr<exec::BatchConformer> conformer_;
   std::map<FileKeyT, const table::FileEntry*> by_key_;
-  std::vector<BinOutputs> outputs_;
   int64_t row_group_bytes_ = 0;  // 0 = the writer's default
   // The fast path's pieces of DataFileWriter.
   bool columnar_ = true;
@@ -314,8 +331,7 @@ class DeltaBinIo final : public exec::BinIo {
   std::shared_ptr<const delta::StatsPlan> stats_plan_;
 };
 
-Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt,
-                                                     size_t num_bins) {
+Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt) {
   std::unique_ptr<DeltaBinIo> io(new DeltaBinIo(fs, ctx));
   const delta::Snapshot& snap = *ctx.snapshot;
   io->rt_ = std::move(rt);
@@ -340,7 +356,6 @@ Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const S
   if (!conf.ok()) return conf.status().WithContext(snap.table_root());
   io->conformer_ = std::make_unique<exec::BatchConformer>(std::move(*conf));
   for (const table::FileEntry& f : snap.files()) io->by_key_[{f.path, f.dv_unique_id()}] = &f;
-  io->outputs_.resize(num_bins);
   const delta::WriteContext& wc = io->write_context_;
   LITHIFY_ASSIGN_OR_RETURN(io->part_physical_, delta::PhysicalPartitionColumns(wc));
   LITHIFY_ASSIGN_OR_RETURN(io->stats_plan_, delta::StatsPlan::Make(wc.schema, wc.partition_columns,
@@ -394,7 +409,7 @@ Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& 
   if (row_group_bytes_ > 0) opts.parquet.row_group_size_bytes = row_group_bytes_;
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DataFileWriter> w,
                            delta::DataFileWriter::Open(fs_, snap_.table_root(), write_context_, opts));
-  return std::unique_ptr<exec::BinSink>(new DeltaSink(std::move(w), bin.partition_values, &outputs_[bin.id]));
+  return std::unique_ptr<exec::BinSink>(new DeltaSink(std::move(w), bin.partition_values));
 }
 
 Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const planner::Bin& bin) const {
@@ -502,12 +517,11 @@ Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(co
     (void)fs_->Delete(full);  // no commit will reference it
     return stats.status();
   }
-  delta::AddFile add = delta::MakeDataFileAdd(rel, bin.partition_values, written.bytes_out, std::move(*stats));
-  add.data_change = false;  // OPTIMIZE rearranges data; it adds none
-  outs.push_back({rel, written.bytes_out, written.rows});
-  outputs_[bin.id].adds.push_back(std::move(add));
-  outputs_[bin.id].row_groups_copied = written.row_groups_copied;
-  outputs_[bin.id].pages_copied = written.pages_copied;
+  const delta::AddFile add = delta::MakeDataFileAdd(rel, bin.partition_values, written.bytes_out, std::move(*stats));
+  exec::OutputFile out = OutputOf(add, rel, written.rows);
+  out.row_groups_copied = written.row_groups_copied;
+  out.pages_copied = written.pages_copied;
+  outs.push_back(std::move(out));
   return std::optional<std::vector<exec::OutputFile>>(std::move(outs));
 }
 
@@ -579,6 +593,8 @@ struct BatchCommitter {
   const OptimizeSpec& spec;
   const planner::Plan& plan;
   DeltaBinIo& bio;
+  // The add actions of every bin run so far (from its result), by bin id.
+  const std::map<int, std::vector<delta::AddFile>>& adds;
   bool row_tracking = false;
 
   // Commits `bins` (already rewritten) on `snapshot`; on a concurrent removal of an input,
@@ -590,9 +606,16 @@ struct BatchCommitter {
  private:
   bool HasAdds(const std::vector<int>& bins) {
     for (int b : bins) {
-      if (!bio.outputs(b).adds.empty()) return true;
+      if (!AddsOf(b).empty()) return true;
     }
     return false;
+  }
+
+ public:
+  const std::vector<delta::AddFile>& AddsOf(int bin) const {
+    static const std::vector<delta::AddFile> kNone;
+    auto it = adds.find(bin);
+    return it == adds.end() ? kNone : it->second;
   }
 };
 
@@ -617,7 +640,7 @@ Result<std::optional<int64_t>> BatchCommitter::Commit(std::shared_ptr<const delt
         txn->AddAction(MakeRemove(*f, now));
         removed.push_back(f);
       }
-      for (const delta::AddFile& a : bio.outputs(b).adds) {
+      for (const delta::AddFile& a : AddsOf(b)) {
         txn->AddAction(a);
         added.push_back(a.size);
       }
@@ -693,7 +716,61 @@ void FillPlanMetrics(const planner::Plan& plan, const delta::Snapshot& snap, Opt
   m->num_table_columns_with_stats = indexed < 0 ? m->num_table_columns : std::min(indexed, m->num_table_columns);
 }
 
+// The plan's bins run in this process (the thread pool over `bin_io`) or each in a child
+// process `runner_program internal run-bin ROOT --at-version V ...` (RunPlanBin there).
+Result<std::unique_ptr<exec::BinRunner>> MakeRunner(const OptimizeSpec& spec, const std::string& root,
+                                                    int64_t version, const planner::Plan& plan,
+                                                    exec::BinIo* bin_io) {
+  if (spec.runner == BinRunnerKind::kLocal) return std::unique_ptr<exec::BinRunner>(new exec::LocalBinRunner(bin_io));
+  if (spec.runner_program.empty()) {
+    return Status::InvalidArgument("{}: the process runner needs the lithify program's path", OperationName(spec));
+  }
+  if (plan.mode == planner::PlanMode::kZOrder || plan.mode == planner::PlanMode::kLiquid) {
+    return Status::NotSupported("{}: {} bins cannot run out of process yet (only compaction and REORG bins)",
+                                root, planner::PlanModeName(plan.mode));
+  }
+  std::vector<std::string> args{"--json", "internal", "run-bin", root, "--at-version", std::to_string(version),
+                                "--copy-row-groups-from", std::to_string(spec.copy_row_group_min_bytes)};
+  if (!spec.columnar_rewrite) args.push_back("--no-columnar");
+  return std::unique_ptr<exec::BinRunner>(new exec::ProcessBinRunner(spec.runner_program, std::move(args)));
+}
+
 }  // namespace
+
+Result<exec::BinResult> RunPlanBin(io::FileSystem* fs, const std::string& root, const RunBinSpec& spec) {
+  const planner::Plan& plan = spec.plan;
+  if (spec.bin_id < 0 || spec.bin_id >= static_cast<int>(plan.bins.size())) {
+    return Status::InvalidArgument("run-bin: bin {} is not in the plan ({} bins)", spec.bin_id, plan.bins.size());
+  }
+  if (plan.mode == planner::PlanMode::kZOrder || plan.mode == planner::PlanMode::kLiquid) {
+    return Status::NotSupported("run-bin: {} bins cannot run out of process yet (only compaction and REORG bins)",
+                                planner::PlanModeName(plan.mode));
+  }
+  OptimizeSpec os;
+  os.reorg_purge = plan.mode == planner::PlanMode::kReorgPurge;
+  delta::LoadOptions load;
+  load.stats = delta::StatsMode::kNumRecords;
+  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, root, delta::VersionSpec::AtVersion(spec.version), "", load));
+  const delta::Snapshot& snap = *ctx.snapshot;
+  LITHIFY_RETURN_NOT_OK(CheckTableSupported(snap, os));
+  LITHIFY_ASSIGN_OR_RETURN(RowTracking rt, RowTrackingOf(snap, OperationName(os)));
+  if (!ctx.output) return Status::NotSupported("{}: the table has no columns in its schema", root);
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<DeltaBinIo> bio, DeltaBinIo::Make(fs, ctx, rt));
+  bio->set_columnar(spec.columnar_rewrite, spec.copy_row_group_min_bytes);
+  const planner::Bin& bin = plan.bins[spec.bin_id];
+  // The plan must be of this version: every input live (same path and DV) here.
+  for (const planner::FileRef& ref : bin.files) {
+    if (bio->Find(ref) == nullptr) {
+      return Status::InvalidArgument("{}: bin {}: input '{}' is not a live file of version {} (a plan of another "
+                                     "version?)",
+                                     root, bin.id, ref.path, snap.version());
+    }
+  }
+  Result<exec::BinResult> r = exec::RewriteBin(bin, bio.get());
+  if (!r.ok()) return r.status().WithContextF("{}: bin {}", root, bin.id);
+  r->status = Status::OK();
+  return r;
+}
 
 nlohmann::ordered_json OptimizeMetricsToJson(const OptimizeMetrics& m) {
   auto sizes = [](const FileSizeMetrics& s) {
@@ -816,40 +893,45 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   }
 
   // 4. Execute and commit, batch by batch.
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<DeltaBinIo> bio, DeltaBinIo::Make(fs, ctx, rt, plan.bins.size()));
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<DeltaBinIo> bio, DeltaBinIo::Make(fs, ctx, rt));
   bio->set_columnar(spec.columnar_rewrite, spec.copy_row_group_min_bytes);
   exec::ExecOptions eo;
   eo.threads = threads;
   eo.progress = std::move(progress);
   // Clustering: bins are sorted on their curve key and cut into output_files files.
-  exec::BinIo* runner = bio.get();
+  exec::BinIo* bin_io = bio.get();
   std::unique_ptr<exec::ClusteringBinIo> cluster_io;
   if (clustering.active()) {
     LITHIFY_ASSIGN_OR_RETURN(cluster_io,
                              MakeClusteringIo(bio.get(), &bio->file_schema(), snap, clustering, spec, threads));
-    runner = cluster_io.get();
+    bin_io = cluster_io.get();
     bio->set_row_group_bytes(ClusteringOutputRowGroupBytes(spec, threads));
   }
-  BatchCommitter committer{fs, root, spec, plan, *bio, rt.enabled};
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::BinRunner> runner, MakeRunner(spec, root, snap.version(), plan, bin_io));
+  std::map<int, std::vector<delta::AddFile>> adds;  // by bin, from the bins' results
+  BatchCommitter committer{fs, root, spec, plan, *bio, adds, rt.enabled};
   std::vector<int64_t> added_sizes, removed_sizes;
   int64_t dvs_removed = 0, dv_rows_removed = 0;
   bool any_dv = false;
   for (size_t b = 0; b < plan.batches.size(); ++b) {
     const std::vector<int>& ids = plan.batches[b].bin_ids;
-    LITHIFY_ASSIGN_OR_RETURN(std::vector<exec::BinResult> runs, exec::RunBins(plan, ids, runner, eo));
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<exec::BinResult> runs, runner->Run(plan, ids, eo));
     result.metrics.total_scheduled_tasks += static_cast<int64_t>(runs.size());
     for (const exec::BinResult& r : runs) {
       if (!r.status.ok() && r.status.code() != StatusCode::kCancelled) return r.status.WithContext(root);
     }
     for (const exec::BinResult& r : runs) {
       if (!r.status.ok()) return r.status.WithContext(root);
-      if (!r.rewritten_whole) continue;
-      ++result.metrics.num_bins_rewritten_columnar;
-      result.metrics.num_row_groups_copied += bio->outputs(r.bin_id).row_groups_copied;
-      result.metrics.num_pages_copied += bio->outputs(r.bin_id).pages_copied;
+      std::vector<delta::AddFile>& bin_adds = adds[r.bin_id];
+      for (const exec::OutputFile& o : r.outputs) {
+        bin_adds.push_back(AddOf(o));
+        result.metrics.num_row_groups_copied += o.row_groups_copied;
+        result.metrics.num_pages_copied += o.pages_copied;
+      }
+      if (r.rewritten_whole) ++result.metrics.num_bins_rewritten_columnar;
     }
     if (plan.mode == planner::PlanMode::kLiquid) {
-      for (int id : ids) TagLiquidOutputs(plan.columns, id, &bio->outputs(id).adds, &result.log);  // one new ZCube
+      for (int id : ids) TagLiquidOutputs(plan.columns, id, &adds[id], &result.log);  // one new ZCube
     }
     if (spec.before_commit) LITHIFY_RETURN_NOT_OK(spec.before_commit(static_cast<int>(b)));
     std::vector<int> committed;
@@ -857,7 +939,7 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
                              committer.Commit(ctx.snapshot, ids, &result.abandoned, &committed));
     if (version) result.versions.push_back(*version);
     for (int id : committed) {
-      for (const delta::AddFile& a : bio->outputs(id).adds) added_sizes.push_back(a.size);
+      for (const delta::AddFile& a : adds[id]) added_sizes.push_back(a.size);
       for (const planner::FileRef& ref : plan.bins[id].files) {
         removed_sizes.push_back(ref.size);
         if (const table::FileEntry* f = bio->Find(ref); f && f->deletion_vector) {
@@ -870,7 +952,7 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   }
   // Abandoned bins' outputs: no commit references them; remove them now (best effort).
   for (const AbandonedBin& a : result.abandoned) {
-    for (const delta::AddFile& add : bio->outputs(a.bin_id).adds) {
+    for (const delta::AddFile& add : adds[a.bin_id]) {
       Result<std::string> rel = delta::DecodeActionPath(add.path);
       if (rel.ok() && fs->Delete(io::JoinPath(root, *rel)).ok()) ++result.orphans_deleted;
     }

@@ -30,6 +30,7 @@ Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
                              const std::function<void(int64_t)>& on_file) {
   BinResult r;
   r.bin_id = bin.id;
+  r.inputs = bin.files;
   auto file_done = [&](const planner::FileRef& f) {
     ++r.files_read;
     r.bytes_read += f.size;
@@ -70,6 +71,14 @@ Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
 
 Result<std::vector<BinResult>> RunBins(const planner::Plan& plan, const std::vector<int>& bin_ids,
                                        BinIo* io, const ExecOptions& options) {
+  return ScheduleBins(plan, bin_ids, options,
+                      [io](const planner::Bin& bin, const std::function<void(int64_t)>& on_file) {
+                        return RewriteBin(bin, io, on_file);
+                      });
+}
+
+Result<std::vector<BinResult>> ScheduleBins(const planner::Plan& plan, const std::vector<int>& bin_ids,
+                                            const ExecOptions& options, const RunOneFn& run_one) {
   if (options.threads < 1) return Status::InvalidArgument("executor: threads must be >= 1, got {}", options.threads);
   Progress progress;
   for (int id : bin_ids) {
@@ -106,7 +115,7 @@ Result<std::vector<BinResult>> RunBins(const planner::Plan& plan, const std::vec
           p.bytes_read += bytes;
         });
       };
-      Result<BinResult> r = RewriteBin(bin, io, on_file);
+      Result<BinResult> r = run_one(bin, on_file);
       if (!r.ok()) {
         failed.store(true);
         results[i].status = r.status().WithContextF("bin {}", bin.id);

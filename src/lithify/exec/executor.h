@@ -6,8 +6,9 @@
 //   * ReadFile streams one input file's live rows (deletion vectors applied, mapped
 //     onto the current schema, conformed to the write schema) one row group at a time;
 //   * OpenSink starts the bin's output (one file per bin for compaction: Delta's
-//     coalesce(1)) and Finish closes it, keeping what the commit needs (e.g. AddFiles)
-//     in the BinIo implementation, indexed by bin id;
+//     coalesce(1)) and Finish closes it, returning the files written with everything
+//     the commit needs (OutputFile), so that a bin's result is a self-contained value
+//     (bin_runner.h) the committer may receive from another process;
 //   * optionally, RewriteWhole writes a bin's output in one go where the adapter knows a
 //     faster way than rows (e.g. concatenating same-schema files column by column);
 //     RewriteBin tries it first and streams through ReadFile/OpenSink when it declines.
@@ -26,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,11 +39,28 @@
 
 namespace lithify::exec {
 
-// One output file of a bin, in neutral terms (for metrics and reports).
+// One output file of a bin: everything the committer needs to write its add action,
+// in neutral terms, so that a bin's result can travel between processes
+// (bin_runner.h: BinResultToJson). Filled by the format adapter's sink.
 struct OutputFile {
-  std::string path;  // relative to the table root
+  std::string path;  // relative to the table root, decoded (not URI-encoded)
   int64_t size = 0;
   int64_t num_records = 0;
+  // The partition's values as the format records them (nullopt = null).
+  std::map<std::string, std::optional<std::string>> partition_values;
+  int64_t modification_time = 0;  // ms since the epoch
+  // The file's statistics exactly as computed from the written data (Delta: the stats
+  // JSON text); carried as text, never parsed through a double.
+  std::optional<std::string> stats;
+  std::map<std::string, std::string> tags;  // e.g. ZCube ids (set by the committer side)
+  // Row-tracking fields when the writer assigned them (OPTIMIZE leaves them to the commit).
+  std::optional<int64_t> base_row_id;
+  std::optional<int64_t> default_row_commit_version;
+  // What the column-at-a-time path copied without re-encoding (parquet/rewrite.h).
+  int64_t row_groups_copied = 0;
+  int64_t pages_copied = 0;
+
+  friend bool operator==(const OutputFile&, const OutputFile&) = default;
 };
 
 // The output of one bin. Used by one thread.
@@ -87,6 +106,7 @@ class BinIo {
 struct BinResult {
   int bin_id = -1;
   Status status;  // OK, the bin's error, or Cancelled when it never started
+  std::vector<planner::FileRef> inputs;  // the inputs consumed (the bin's files, in order)
   std::vector<OutputFile> outputs;
   int64_t files_read = 0;
   int64_t bytes_read = 0;  // input file sizes
@@ -130,5 +150,13 @@ Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
 // reported in the results, not as the return status.
 Result<std::vector<BinResult>> RunBins(const planner::Plan& plan, const std::vector<int>& bin_ids,
                                        BinIo* io, const ExecOptions& options);
+
+// The scheduling of RunBins with any way of running one bin (bin_runner.h: a child
+// process per bin): `run_one` is called concurrently for distinct bins on at most
+// options.threads workers, with an `on_file` progress hook it may call per input.
+using RunOneFn =
+    std::function<Result<BinResult>(const planner::Bin& bin, const std::function<void(int64_t bytes)>& on_file)>;
+Result<std::vector<BinResult>> ScheduleBins(const planner::Plan& plan, const std::vector<int>& bin_ids,
+                                            const ExecOptions& options, const RunOneFn& run_one);
 
 }  // namespace lithify::exec
