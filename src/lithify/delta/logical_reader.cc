@@ -7,6 +7,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/parquet/schema_builder.h"
 #include "lithify/parquet/value_writer.h"
@@ -285,11 +286,6 @@ std::vector<int16_t> DefMap(const std::vector<Step>& steps, int16_t file_max_def
 
 Repetition RepOf(const parquet::SchemaNode& n) { return n.repetition; }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 class Planner {
  public:
   Planner(const OutputSchema& out, delta::ColumnMappingMode mode, const parquet::Schema& file,
@@ -318,7 +314,7 @@ class Planner {
     // Spark resolves columns case-insensitively when unambiguous.
     int found = -1;
     for (int c : n.children) {
-      if (Lower(file_.node(c).name) == Lower(want)) {
+      if (AsciiLower(file_.node(c).name) == AsciiLower(want)) {
         if (found >= 0) return -1;
         found = c;
       }
@@ -472,7 +468,7 @@ Result<OutputSchema> OutputSchema::Build(const delta::StructType& schema,
   for (size_t i = 0; i < schema.fields.size(); ++i) {
     bool part = false;
     for (const std::string& p : partition_columns) {
-      if (Lower(p) == Lower(schema.fields[i].name)) part = true;
+      if (AsciiLower(p) == AsciiLower(schema.fields[i].name)) part = true;
     }
     LeafWalk w{o.schema_, &o.leaves_, static_cast<int>(i), part};
     std::vector<std::string> path{schema.fields[i].name};
