@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
@@ -26,12 +27,6 @@ struct CatOptions {
   bool limit_given = false;
   std::string format = "jsonl";
 };
-
-// Errors from lower layers usually name the file already; make sure they always do.
-Status NameFile(const Status& st, const std::string& path) {
-  if (st.ok() || st.message().find(path) != std::string::npos) return st;
-  return st.WithContext(path);
-}
 
 
 // The top-level field (child of the root) that contains schema node `n`.

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/io/filesystem.h"
+#include "lithify/base/text.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
 #include "tools/cli/parquet_commands.h"
@@ -24,11 +25,6 @@ using parquet::LogicalType;
 struct InspectOptions {
   std::string file;
 };
-
-Status NameFile(const Status& st, const std::string& path) {
-  if (st.ok() || st.message().find(path) != std::string::npos) return st;
-  return st.WithContext(path);
-}
 
 const char* UnitName(parquet::TimeUnit u) {
   switch (u) {

@@ -1,5 +1,6 @@
 // Byte sizes as Spark and Delta spell them (see byte_size.h).
 #include "lithify/base/byte_size.h"
+#include "lithify/base/text.h"
 
 #include <cctype>
 #include <charconv>
@@ -10,12 +11,6 @@
 namespace lithify {
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -56,7 +51,7 @@ Result<int64_t> ParseByteSize(std::string_view text) {
   if (ec != std::errc() || ptr != s.data() + digits_end) {
     return Status::InvalidArgument("invalid byte size '{}': malformed number", text);
   }
-  const int exp = UnitExponent(Lower(Trim(s.substr(digits_end))));
+  const int exp = UnitExponent(AsciiLower(Trim(s.substr(digits_end))));
   if (exp < 0) {
     return Status::InvalidArgument(
         "invalid byte size '{}': unknown unit (use b, kb, mb, gb, tb or pb)", text);

@@ -7,15 +7,11 @@
 #include <fmt/format.h>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 
 namespace lithify::commands {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // 'text' with quotes doubled, as a SQL string literal.
 std::string Quoted(const std::string& v) {
@@ -31,12 +27,12 @@ std::string Quoted(const std::string& v) {
 
 Result<AutoCompactSwitch> ResolveAutoCompactSwitch(const std::map<std::string, std::string>& props) {
   // The legacy switch wins when it says true (Delta's precedence).
-  if (auto it = props.find("delta.autoOptimize"); it != props.end() && Lower(it->second) == "true") {
+  if (auto it = props.find("delta.autoOptimize"); it != props.end() && AsciiLower(it->second) == "true") {
     return AutoCompactSwitch{true, "delta.autoOptimize"};
   }
   auto it = props.find("delta.autoOptimize.autoCompact");
   if (it == props.end()) return AutoCompactSwitch{false, "default"};
-  const std::string v = Lower(it->second);
+  const std::string v = AsciiLower(it->second);
   if (v == "true" || v == "false") return AutoCompactSwitch{v == "true", "delta.autoOptimize.autoCompact"};
   return Status::InvalidArgument(
       "DELTA_INVALID_AUTO_COMPACT_TYPE: invalid value '{}' for table property delta.autoOptimize.autoCompact "

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/base/uuid.h"
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/ddl.h"
@@ -14,11 +15,6 @@
 namespace lithify::commands {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<std::string> SplitDotted(const std::string& s) {
   std::vector<std::string> parts;
@@ -54,7 +50,7 @@ Status ValidateZOrderColumns(const delta::Snapshot& snap, const std::vector<std:
     const std::string name = Dotted(path);
     if (path.size() == 1) {
       for (const std::string& p : snap.partition_columns()) {
-        if (Lower(p) == Lower(path[0])) {
+        if (AsciiLower(p) == AsciiLower(path[0])) {
           return Status::InvalidArgument(
               "DELTA_ZORDERING_ON_PARTITION_COLUMN: {}: '{}' is a partition column; Z-ordering works within "
               "partitions, only on data columns",

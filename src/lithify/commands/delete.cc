@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/base/uuid.h"
 #include "lithify/commands/scan.h"
 #include "lithify/delta/checkpoint_writer.h"
@@ -38,12 +39,6 @@ bool IsTrue(const std::map<std::string, std::string>& props, const std::string& 
   std::string v = it->second;
   for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return v == "true";
-}
-
-// Errors from lower layers usually name the file already; make sure they always do.
-Status NameFile(const Status& st, const std::string& path) {
-  if (st.ok() || st.message().find(path) != std::string::npos) return st;
-  return st.WithContext(path);
 }
 
 // ---- statistics skipping of one file (the commit's ReadPredicate) --------------------

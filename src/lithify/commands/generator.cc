@@ -18,6 +18,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 
 namespace lithify::commands {
 namespace {
@@ -162,13 +163,6 @@ bool SmallDomain(Role r) {
          r == Role::kType;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 bool Contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -206,7 +200,7 @@ std::vector<Column> AssignRoles(const delta::StructType& schema, const std::vect
   *event_time = -1;
   for (size_t i = 0; i < schema.fields.size(); ++i) {
     cols[i].field = &schema.fields[i];
-    const std::string name = Lower(schema.fields[i].name);
+    const std::string name = AsciiLower(schema.fields[i].name);
     if (IsTimestamp(schema.fields[i].type.kind) && *event_time < 0 &&
         (name == "ts" || Contains(name, "time") || name == "timestamp")) {
       *event_time = static_cast<int>(i);
@@ -219,7 +213,7 @@ std::vector<Column> AssignRoles(const delta::StructType& schema, const std::vect
   for (size_t i = 0; i < cols.size(); ++i) {
     if (static_cast<int>(i) == *event_time) continue;
     const DataType& t = cols[i].field->type;
-    const std::string name = Lower(cols[i].field->name);
+    const std::string name = AsciiLower(cols[i].field->name);
     Role& role = cols[i].role;
     if (t.kind == TypeKind::kDate && Contains(name, "date")) {
       role = Role::kEventDate;
@@ -246,9 +240,9 @@ std::vector<Column> AssignRoles(const delta::StructType& schema, const std::vect
     }
   }
   for (Column& c : cols) {
-    const std::string name = Lower(c.field->name);
+    const std::string name = AsciiLower(c.field->name);
     const bool partition =
-        std::any_of(partitions.begin(), partitions.end(), [&](const std::string& p) { return Lower(p) == name; });
+        std::any_of(partitions.begin(), partitions.end(), [&](const std::string& p) { return AsciiLower(p) == name; });
     if (partition && !SmallDomain(c.role) && c.field->type.kind != TypeKind::kBoolean) c.role = Role::kPartition;
   }
   return cols;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/commands/ingest.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/expr/expr.h"
@@ -14,17 +15,6 @@
 namespace lithify::commands {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Errors from lower layers usually name the file already; make sure they always do.
-Status NameFile(const Status& st, const std::string& path) {
-  if (st.ok() || st.message().find(path) != std::string::npos) return st;
-  return st.WithContext(path);
-}
 
 // The partition-only part of a bound predicate: a predicate implied by the original
 // that references only partition columns, or nullopt when none exists (then partition
@@ -90,7 +80,7 @@ Result<std::vector<int>> ResolveProjection(const parquet::Schema& schema,
       }
       if (found < 0) {
         for (int c : n.children) {
-          if (Lower(schema.node(c).name) == Lower(p)) {
+          if (AsciiLower(schema.node(c).name) == AsciiLower(p)) {
             if (found >= 0) return Status::InvalidArgument("column '{}' is ambiguous", name);
             found = c;
           }

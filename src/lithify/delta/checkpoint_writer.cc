@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/delta/log_segment.h"
 #include "lithify/delta/maintenance_policy.h"
 #include "lithify/parquet/file_writer.h"
@@ -22,12 +23,6 @@ using parquet::FieldSpec;
 using parquet::Value;
 
 // ---- interval parsing --------------------------------------------------------------
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::vector<std::string_view> SplitWords(std::string_view s) {
   std::vector<std::string_view> words;
@@ -324,14 +319,14 @@ Result<int64_t> WriteCheckpointFile(const Snapshot& snap, int64_t min_deletion_t
 Result<int64_t> ParseIntervalMs(std::string_view text) {
   std::vector<std::string_view> words = SplitWords(text);
   size_t i = 0;
-  if (!words.empty() && Lower(words[0]) == "interval") i = 1;
+  if (!words.empty() && AsciiLower(words[0]) == "interval") i = 1;
   if (i >= words.size() || (words.size() - i) % 2 != 0) {
     return Status::InvalidArgument("'{}' is not an interval such as 'interval 1 week'", text);
   }
   int64_t micros = 0;
   for (; i < words.size(); i += 2) {
     std::optional<int64_t> n = ParseInt(words[i]);
-    std::optional<int64_t> unit = UnitMicros(Lower(words[i + 1]));
+    std::optional<int64_t> unit = UnitMicros(AsciiLower(words[i + 1]));
     if (!n) return Status::InvalidArgument("interval '{}': '{}' is not an integer", text, words[i]);
     if (!unit) return Status::InvalidArgument("interval '{}': unknown unit '{}'", text, words[i + 1]);
     if (*unit == 0) {

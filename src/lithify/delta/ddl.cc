@@ -13,6 +13,7 @@
 #include "lithify/base/byte_size.h"
 #include "lithify/base/macros.h"
 #include "lithify/base/nesting.h"
+#include "lithify/base/text.h"
 #include "lithify/base/utf8.h"
 #include "lithify/base/uuid.h"
 #include "lithify/delta/checkpoint_writer.h"
@@ -29,13 +30,7 @@ using OJson = nlohmann::ordered_json;
 constexpr size_t kMaxClusteringColumns = 4;  // clusteredTable.numClusteringColumnsLimit
 constexpr int64_t kDefaultNumIndexedCols = 32;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool IEquals(std::string_view a, std::string_view b) { return Lower(a) == Lower(b); }
+bool IEquals(std::string_view a, std::string_view b) { return AsciiLower(a) == AsciiLower(b); }
 
 std::string DumpJson(const OJson& j) { return j.dump(-1, ' ', false, OJson::error_handler_t::replace); }
 
@@ -211,7 +206,7 @@ class DdlParser {
     }
     SkipWs();
     size_t at = pos_;
-    std::string w = Lower(Word());
+    std::string w = AsciiLower(Word());
     static const std::map<std::string, Kind, std::less<>> kPrimitive = {
         {"boolean", Kind::kBoolean}, {"byte", Kind::kByte}, {"tinyint", Kind::kByte},
         {"short", Kind::kShort}, {"smallint", Kind::kShort}, {"int", Kind::kInteger},
@@ -346,7 +341,7 @@ Status CheckNames(const DataType& t, const std::string& where, bool plain_names)
             "DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES: column name '{}'{} contains one of ' ,;{{}}()\\n\\t='; "
             "set delta.columnMapping.mode=name to allow it", f.name, where);
       }
-      if (!seen.insert(Lower(f.name)).second) {
+      if (!seen.insert(AsciiLower(f.name)).second) {
         return Status::InvalidArgument(
             "DELTA_DUPLICATE_COLUMNS_FOUND: duplicate column name '{}'{} (column names are case-insensitive)",
             f.name, where);
@@ -454,7 +449,7 @@ std::vector<std::string> Names(const std::vector<const StructField*>& chain) {
 void CollectLeaves(const DataType& t, std::vector<std::string>& prefix,
                    std::vector<std::vector<std::string>>& out) {
   for (const auto& f : t.fields) {
-    prefix.push_back(Lower(f.name));
+    prefix.push_back(AsciiLower(f.name));
     if (f.type.kind == Kind::kStruct) {
       CollectLeaves(f.type, prefix, out);
     } else {
@@ -713,7 +708,7 @@ Result<std::vector<std::vector<std::string>>> ValidateClustering(
       item.erase(item.find_last_not_of(' ') + 1);
       if (auto parts = SplitColumnPath(item); parts.ok()) {
         std::vector<std::string> lower;
-        for (const auto& p : *parts) lower.push_back(Lower(p));
+        for (const auto& p : *parts) lower.push_back(AsciiLower(p));
         stats_columns->push_back(std::move(lower));
       }
       start = comma + 1;
@@ -739,7 +734,7 @@ Result<std::vector<std::vector<std::string>>> ValidateClustering(
           "collects no min/max statistics", shown, type.ToString());
     }
     std::vector<std::string> lower;
-    for (const auto& n : names) lower.push_back(Lower(n));
+    for (const auto& n : names) lower.push_back(AsciiLower(n));
     bool has_stats;
     if (stats_columns) {
       has_stats = std::any_of(stats_columns->begin(), stats_columns->end(), [&](const auto& s) {
@@ -880,7 +875,7 @@ Result<std::vector<std::string>> ValidatePartitionColumns(const StructType& sche
       return Status::InvalidArgument("partition column '{}' has type {}; partition columns must be of a primitive type",
                                      f->name, f->type.ToString());
     }
-    if (!seen.insert(Lower(f->name)).second) {
+    if (!seen.insert(AsciiLower(f->name)).second) {
       return Status::InvalidArgument("partition column '{}' is listed twice", f->name);
     }
     out.push_back(f->name);
@@ -927,7 +922,7 @@ bool SameType(const DataType& a, const DataType& b) {
 Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_view key, std::string_view value) {
   if (StartsWithCi(key, kFeaturePrefix)) {
     LITHIFY_ASSIGN_OR_RETURN(std::string f, ValidateFeatureProperty(key, value));
-    return std::make_pair(std::string(kFeaturePrefix) + f, Lower(value));
+    return std::make_pair(std::string(kFeaturePrefix) + f, AsciiLower(value));
   }
   if (!StartsWithCi(key, "delta.")) return std::make_pair(std::string(key), std::string(value));
   // A CHECK constraint set as a property would hold from the next write on but was
@@ -954,7 +949,7 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
       return Status::InvalidArgument("property '{}' is managed by lithify and cannot be set", k);
     case PropKind::kBool:
       if (!IEquals(v, "true") && !IEquals(v, "false")) return bad("true or false");
-      v = Lower(v);
+      v = AsciiLower(v);
       if (k == "delta.enableChangeDataFeed" && v == "true") {
         return Status::NotSupported("delta.enableChangeDataFeed=true: lithify does not write change data files");
       }
@@ -993,7 +988,7 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
       break;
     }
     case PropKind::kCheckpointPolicy:
-      v = Lower(v);
+      v = AsciiLower(v);
       if (v == "v2") {
         return Status::NotSupported("delta.checkpointPolicy=v2: lithify writes classic checkpoints only");
       }
@@ -1004,7 +999,7 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
       v = "Serializable";
       break;
     case PropKind::kMappingMode:
-      v = Lower(v);
+      v = AsciiLower(v);
       if (v != "none" && v != "name" && v != "id") return bad("none, name or id");
       break;
     case PropKind::kColumnList: {

@@ -4,23 +4,13 @@
 #include <cctype>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/delta/deletion_vector.h"
 #include "lithify/parquet/file_reader.h"
 
 namespace lithify::delta {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Errors from lower layers usually name the file already; make sure they always do.
-Status NameFile(const Status& st, const std::string& path) {
-  if (st.ok() || st.message().find(path) != std::string::npos) return st;
-  return st.WithContext(path);
-}
 
 // One open data file: its reader, its DV, and (unless only rows are wanted) the adapter
 // that maps its row groups onto the output schema.
@@ -98,7 +88,7 @@ Result<std::unique_ptr<DeltaLiveRows>> DeltaLiveRows::Make(io::FileSystem* fs, s
   for (size_t i = 0; i < st.fields.size(); ++i) {
     const std::string& name = st.fields[i].name;
     bool part = std::any_of(s.partition_columns().begin(), s.partition_columns().end(),
-                            [&](const std::string& p) { return Lower(p) == Lower(name); });
+                            [&](const std::string& p) { return AsciiLower(p) == AsciiLower(name); });
     if (!part) continue;
     Result<PhysicalColumn> pc = ResolvePhysicalColumn(st, {name}, s.column_mapping_mode());
     if (!pc.ok()) return pc.status().WithContext(s.table_root());

@@ -7,8 +7,10 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/parquet/schema_builder.h"
+#include "lithify/parquet/value_writer.h"
 
 namespace lithify::delta {
 
@@ -110,78 +112,14 @@ struct LeafWalk {
 
 // ---- value conversion ----
 
-template <typename T>
-T Load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-void EncodeBigEndian(expr::int128_t v, int width, uint8_t* out) {
-  auto u = static_cast<unsigned __int128>(v);
-  for (int i = width - 1; i >= 0; --i) {
-    out[i] = static_cast<uint8_t>(u & 0xFF);
-    u >>= 8;
-  }
-}
-
-// The (precision, scale) a file leaf stores a decimal with; integers are scale 0.
-int32_t FileScale(const parquet::ColumnDescriptor& leaf) {
-  const parquet::SchemaElement& e = *leaf.element;
-  if (e.logical_type.kind == parquet::LogicalType::Kind::kDecimal) return e.logical_type.scale;
-  return e.scale.value_or(0);
-}
-
-class ValueWriter {
- public:
-  ValueWriter(const parquet::ColumnDescriptor& out, int64_t reserve) {
-    v_.type = out.physical_type;
-    v_.type_length = out.type_length;
-    if (v_.is_byte_array()) {
-      v_.offsets.reserve(reserve + 1);
-      v_.offsets.push_back(0);
-    } else {
-      v_.fixed.Reserve(reserve * v_.width());
-    }
-  }
-  void Int32(int32_t x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Int64(int64_t x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Float(float x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Double(double x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Bool(bool x) { uint8_t b = x ? 1 : 0; v_.fixed.AppendValue(b); ++v_.count; }
-  void Bytes(std::string_view s) {
-    v_.data.Append(s);
-    v_.offsets.push_back(static_cast<int64_t>(v_.data.size()));
-    ++v_.count;
-  }
-  // Unscaled decimal in the output's physical form.
-  void Decimal(expr::int128_t u) {
-    switch (v_.type) {
-      case PhysicalType::kInt32: Int32(static_cast<int32_t>(u)); return;
-      case PhysicalType::kInt64: Int64(static_cast<int64_t>(u)); return;
-      default: {
-        uint8_t buf[16];
-        EncodeBigEndian(u, v_.type_length, buf);
-        v_.fixed.Append(buf, v_.type_length);
-        ++v_.count;
-      }
-    }
-  }
-  ColumnValues Finish() { return std::move(v_); }
-
- private:
-  ColumnValues v_;
-};
+using parquet::ValueWriter;
 
 bool IsMicrosInt64(const parquet::ColumnDescriptor& leaf) {
-  const parquet::SchemaElement& e = *leaf.element;
-  if (leaf.physical_type != PhysicalType::kInt64) return false;
-  if (e.logical_type.kind == parquet::LogicalType::Kind::kTimestamp) {
-    return e.logical_type.unit == parquet::TimeUnit::kMicros;
-  }
-  return e.converted_type != parquet::ConvertedType::kTimestampMillis;
+  return leaf.physical_type == PhysicalType::kInt64 &&
+         parquet::Int64TimeUnit(leaf) == parquet::TimeUnit::kMicros;
 }
 
+// Also the legacy DATE converted type: Delta reads files older writers made.
 bool IsDateLeaf(const parquet::ColumnDescriptor& leaf) {
   const parquet::SchemaElement& e = *leaf.element;
   return e.logical_type.kind == parquet::LogicalType::Kind::kDate ||
@@ -232,7 +170,7 @@ Result<ColumnValues> ConvertValues(ColumnValues in, const parquet::ColumnDescrip
       }
       return w.Finish();
     case DK::kDecimal: {
-      const int32_t fs = FileScale(in_leaf);
+      const int32_t fs = parquet::DecimalFileScale(in_leaf);
       if (fs > t.scale) {
         return Status::NotSupported("column '{}': decimal scale {} in the file is above the table's {}",
                                     in_leaf.dotted_path, fs, t.scale);
@@ -348,11 +286,6 @@ std::vector<int16_t> DefMap(const std::vector<Step>& steps, int16_t file_max_def
 
 Repetition RepOf(const parquet::SchemaNode& n) { return n.repetition; }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 class Planner {
  public:
   Planner(const OutputSchema& out, delta::ColumnMappingMode mode, const parquet::Schema& file,
@@ -381,7 +314,7 @@ class Planner {
     // Spark resolves columns case-insensitively when unambiguous.
     int found = -1;
     for (int c : n.children) {
-      if (Lower(file_.node(c).name) == Lower(want)) {
+      if (AsciiLower(file_.node(c).name) == AsciiLower(want)) {
         if (found >= 0) return -1;
         found = c;
       }
@@ -535,7 +468,7 @@ Result<OutputSchema> OutputSchema::Build(const delta::StructType& schema,
   for (size_t i = 0; i < schema.fields.size(); ++i) {
     bool part = false;
     for (const std::string& p : partition_columns) {
-      if (Lower(p) == Lower(schema.fields[i].name)) part = true;
+      if (AsciiLower(p) == AsciiLower(schema.fields[i].name)) part = true;
     }
     LeafWalk w{o.schema_, &o.leaves_, static_cast<int>(i), part};
     std::vector<std::string> path{schema.fields[i].name};

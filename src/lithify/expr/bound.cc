@@ -11,6 +11,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 
 namespace lithify::expr {
 
@@ -51,12 +52,6 @@ bool Holds(int c, CompareOp op) {
 
 // ---- resolver ----
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -93,7 +88,7 @@ std::string CloseNames(const std::vector<BoundColumn>& columns, const std::strin
 bool IsPrefix(const ColumnPath& prefix, const ColumnPath& path, bool fold_case) {
   if (prefix.size() >= path.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
-    if (fold_case ? Lower(prefix[i]) != Lower(path[i]) : prefix[i] != path[i]) return false;
+    if (fold_case ? AsciiLower(prefix[i]) != AsciiLower(path[i]) : prefix[i] != path[i]) return false;
   }
   return true;
 }
@@ -229,7 +224,7 @@ Result<Value> CoerceLiteral(const BoundColumn& c, const Value& lit) {
     case TypeKind::kBoolean:
       if (lk == TypeKind::kBoolean) return lit;
       if (lk == TypeKind::kString) {
-        std::string l = Lower(lit.bytes());
+        std::string l = AsciiLower(lit.bytes());
         if (l == "true" || l == "false") return Value::Boolean(l == "true");
         return BadText(c, Status::InvalidArgument("'{}' is not TRUE or FALSE", lit.bytes()));
       }
@@ -569,7 +564,7 @@ ColumnResolver ResolverFromColumns(std::vector<BoundColumn> columns) {
     for (const BoundColumn& c : columns) {
       if (c.path.size() != path.size()) continue;
       bool same = true;
-      for (size_t i = 0; i < path.size() && same; ++i) same = Lower(c.path[i]) == Lower(path[i]);
+      for (size_t i = 0; i < path.size() && same; ++i) same = AsciiLower(c.path[i]) == AsciiLower(path[i]);
       if (!same) continue;
       if (match != nullptr) {
         return Status::InvalidArgument("column '{}' is ambiguous: '{}' and '{}' differ only in case",

@@ -12,6 +12,7 @@
 #include "lithify/iceberg/values.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/schema_builder.h"
+#include "lithify/parquet/value_writer.h"
 
 namespace lithify::iceberg {
 
@@ -152,73 +153,9 @@ Status AddElements(const NestedField& f, const std::string& name, std::vector<Sc
 
 // ---- value conversion ----
 
-void StoreBigEndian(__int128 v, int width, uint8_t* out) {
-  auto u = static_cast<unsigned __int128>(v);
-  for (int i = width - 1; i >= 0; --i) {
-    out[i] = static_cast<uint8_t>(u & 0xFF);
-    u >>= 8;
-  }
-}
-
-class ValueWriter {
- public:
-  ValueWriter(const parquet::ColumnDescriptor& out, int64_t reserve) {
-    v_.type = out.physical_type;
-    v_.type_length = out.type_length;
-    if (v_.is_byte_array()) {
-      v_.offsets.reserve(reserve + 1);
-      v_.offsets.push_back(0);
-    } else {
-      v_.fixed.Reserve(reserve * v_.width());
-    }
-  }
-  void Int32(int32_t x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Int64(int64_t x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Float(float x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Double(double x) { v_.fixed.AppendValue(x); ++v_.count; }
-  void Bool(bool x) { uint8_t b = x ? 1 : 0; v_.fixed.AppendValue(b); ++v_.count; }
-  void Bytes(std::string_view s) {
-    if (v_.is_byte_array()) {
-      v_.data.Append(s);
-      v_.offsets.push_back(static_cast<int64_t>(v_.data.size()));
-    } else {
-      v_.fixed.Append(s.data(), s.size());
-    }
-    ++v_.count;
-  }
-  void Decimal(__int128 u) {
-    switch (v_.type) {
-      case PhysicalType::kInt32: Int32(static_cast<int32_t>(u)); return;
-      case PhysicalType::kInt64: Int64(static_cast<int64_t>(u)); return;
-      default: {
-        uint8_t buf[16];
-        StoreBigEndian(u, v_.type_length, buf);
-        v_.fixed.Append(buf, v_.type_length);
-        ++v_.count;
-      }
-    }
-  }
-  ColumnValues Finish() { return std::move(v_); }
-
- private:
-  ColumnValues v_;
-};
+using parquet::ValueWriter;
 
 bool Is(const parquet::ColumnDescriptor& leaf, LogicalType::Kind k) { return leaf.element->logical_type.kind == k; }
-
-int32_t FileScale(const parquet::ColumnDescriptor& leaf) {
-  const SchemaElement& e = *leaf.element;
-  if (e.logical_type.kind == LogicalType::Kind::kDecimal) return e.logical_type.scale;
-  return e.scale.value_or(0);
-}
-
-// The file's INT64 timestamp unit (micros when unannotated or TIMESTAMP_MICROS).
-parquet::TimeUnit FileUnit(const parquet::ColumnDescriptor& leaf) {
-  const SchemaElement& e = *leaf.element;
-  if (e.logical_type.kind == LogicalType::Kind::kTimestamp) return e.logical_type.unit;
-  if (e.converted_type == parquet::ConvertedType::kTimestampMillis) return parquet::TimeUnit::kMillis;
-  return parquet::TimeUnit::kMicros;
-}
 
 Result<ColumnValues> Convert(ColumnValues in, const parquet::ColumnDescriptor& fl, const Type& t,
                              const parquet::ColumnDescriptor& ol) {
@@ -253,7 +190,7 @@ Result<ColumnValues> Convert(ColumnValues in, const parquet::ColumnDescriptor& f
       }
       return mismatch();
     case TypeId::kDecimal: {
-      const int32_t fs = FileScale(fl);
+      const int32_t fs = parquet::DecimalFileScale(fl);
       if (fs != t.scale) {
         return Status::Corruption("column '{}': decimal scale {} in the file, {} in the table", fl.dotted_path, fs,
                                   t.scale);
@@ -287,7 +224,7 @@ Result<ColumnValues> Convert(ColumnValues in, const parquet::ColumnDescriptor& f
         return w.Finish();
       }
       if (ip == PhysicalType::kInt64) {
-        const parquet::TimeUnit u = FileUnit(fl);
+        const parquet::TimeUnit u = parquet::Int64TimeUnit(fl);
         if ((nanos && u == parquet::TimeUnit::kNanos) || (!nanos && u == parquet::TimeUnit::kMicros)) return in;
         for (int64_t i = 0; i < n; ++i) {
           int64_t v = in.value<int64_t>(i);

@@ -1,4 +1,5 @@
 #include "lithify/io/uri.h"
+#include "lithify/base/text.h"
 
 #include <cctype>
 
@@ -11,12 +12,6 @@ int HexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 std::string_view SchemePart(std::string_view location) {
@@ -36,7 +31,7 @@ bool HasScheme(std::string_view p) {
   return colon + 1 < p.size() && p[colon + 1] == '/';
 }
 
-std::string SchemeOf(std::string_view location) { return Lower(SchemePart(location)); }
+std::string SchemeOf(std::string_view location) { return AsciiLower(SchemePart(location)); }
 
 Result<std::string> PercentDecode(std::string_view text) {
   std::string out;
@@ -63,7 +58,7 @@ Result<std::string> FileUriToPath(std::string_view uri) {
   if (p.substr(0, 2) == "//") {
     size_t slash = p.find('/', 2);
     std::string_view authority = p.substr(2, slash == std::string_view::npos ? p.npos : slash - 2);
-    if (!authority.empty() && Lower(authority) != "localhost") {
+    if (!authority.empty() && AsciiLower(authority) != "localhost") {
       return Status::InvalidArgument("'{}' names host '{}': only local file: URIs are supported", uri,
                                      authority);
     }
@@ -80,12 +75,12 @@ Result<UriParts> SplitUri(std::string_view uri) {
   if (scheme.empty()) return Status::InvalidArgument("'{}' is not a URI", uri);
   std::string_view rest = uri.substr(scheme.size() + 1);
   if (rest.substr(0, 2) != "//") {
-    return Status::InvalidArgument("'{}': expected {}://<authority>/<path>", uri, Lower(scheme));
+    return Status::InvalidArgument("'{}': expected {}://<authority>/<path>", uri, AsciiLower(scheme));
   }
   rest.remove_prefix(2);
   size_t slash = rest.find('/');
   UriParts parts;
-  parts.scheme = Lower(scheme);
+  parts.scheme = AsciiLower(scheme);
   parts.authority = std::string(rest.substr(0, slash));
   if (parts.authority.empty()) {
     return Status::InvalidArgument("'{}': expected {}://<authority>/<path> (the authority is empty)", uri,
@@ -103,7 +98,7 @@ std::string CanonicalLocation(std::string_view location) {
   while (location.size() > 1 && location.back() == '/') location.remove_suffix(1);
   std::string_view scheme = SchemePart(location);
   if (scheme.empty()) return std::string(location);
-  std::string canonical = Lower(scheme);
+  std::string canonical = AsciiLower(scheme);
   if (canonical == "s3a" || canonical == "s3n") canonical = "s3";
   if (canonical == "abfss") canonical = "abfs";
   if (canonical == "wasbs") canonical = "wasb";

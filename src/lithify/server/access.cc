@@ -1,5 +1,6 @@
 // Host / Origin / Sec-Fetch-Site / Content-Type rules of `lithify serve`. See access.h.
 #include "lithify/server/access.h"
+#include "lithify/base/text.h"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -17,11 +18,6 @@
 
 namespace lithify::server {
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  return s;
-}
 
 enum class Kind { kLoopback, kWildcard, kSpecific };
 
@@ -67,7 +63,7 @@ std::optional<std::string> AddressForm(std::string host, Kind* kind) {
 
 // A name: loopback when every address it resolves to is (e.g. "localhost").
 Kind ClassifyName(const std::string& name) {
-  if (Lower(name) == "localhost") return Kind::kLoopback;
+  if (AsciiLower(name) == "localhost") return Kind::kLoopback;
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
@@ -83,7 +79,7 @@ Kind ClassifyName(const std::string& name) {
 std::vector<std::string> LocalNames() {
   std::vector<std::string> out;
   char name[256] = {};
-  if (::gethostname(name, sizeof(name) - 1) == 0 && name[0]) out.push_back(Lower(name));
+  if (::gethostname(name, sizeof(name) - 1) == 0 && name[0]) out.push_back(AsciiLower(name));
   ifaddrs* ifs = nullptr;
   if (::getifaddrs(&ifs) != 0) return out;
   for (ifaddrs* i = ifs; i; i = i->ifa_next) {
@@ -109,11 +105,11 @@ bool SplitHostPort(std::string_view hp, std::string* name, int* port) {
   if (!hp.empty() && hp.front() == '[') {
     size_t close = hp.find(']');
     if (close == std::string_view::npos) return false;
-    *name = Lower(std::string(hp.substr(0, close + 1)));
+    *name = AsciiLower(std::string(hp.substr(0, close + 1)));
     rest = hp.substr(close + 1);
   } else {
     size_t colon = hp.find(':');
-    *name = Lower(std::string(hp.substr(0, colon)));
+    *name = AsciiLower(std::string(hp.substr(0, colon)));
     rest = colon == std::string_view::npos ? std::string_view() : hp.substr(colon);
   }
   if (name->empty()) return false;
@@ -165,14 +161,14 @@ AccessPolicy MakeAccessPolicy(const std::string& bind_host, int port, const std:
   }
   // The bound name itself; for a wildcard too, since the printed URL uses it (browsers
   // reach 0.0.0.0 as this machine). An address literal is no rebinding risk.
-  AddUnique(p.hosts, addr ? *addr : Lower(bind_host));
+  AddUnique(p.hosts, addr ? *addr : AsciiLower(bind_host));
   if (kind == Kind::kWildcard) {
     for (std::string& n : LocalNames()) AddUnique(p.hosts, std::move(n));
   }
   for (const std::string& h : extra_hosts) {
     Kind k;
     std::optional<std::string> a = AddressForm(h, &k);
-    AddUnique(p.hosts, a ? *a : Lower(h));
+    AddUnique(p.hosts, a ? *a : AsciiLower(h));
   }
   p.loopback = kind == Kind::kLoopback;
   return p;
@@ -198,7 +194,7 @@ std::optional<AccessRefusal> CheckAccess(const AccessPolicy& policy, const HttpR
     // Cross-site requests that change state, or read through a POST: only the panel,
     // served from this server's own origin, may send them.
     if (const std::string* origin = req.Header("origin")) {
-      std::string o = Lower(*origin);
+      std::string o = AsciiLower(*origin);
       std::string oname;
       int oport = -1;
       const bool own = o.rfind("http://", 0) == 0 && SplitHostPort(std::string_view(o).substr(7), &oname, &oport) &&
@@ -208,7 +204,7 @@ std::optional<AccessRefusal> CheckAccess(const AccessPolicy& policy, const HttpR
                                               Clip(*origin))};
       }
     }
-    if (const std::string* site = req.Header("sec-fetch-site"); site && Lower(*site) == "cross-site") {
+    if (const std::string* site = req.Header("sec-fetch-site"); site && AsciiLower(*site) == "cross-site") {
       return AccessRefusal{403, fmt::format("cross-site {} refused (Sec-Fetch-Site: cross-site)", req.method)};
     }
   }
@@ -217,7 +213,7 @@ std::optional<AccessRefusal> CheckAccess(const AccessPolicy& policy, const HttpR
                           (!safe && req.has_body);
   if (sends_body) {
     const std::string* ct = req.Header("content-type");
-    std::string media = ct ? Lower(ct->substr(0, ct->find(';'))) : "";
+    std::string media = ct ? AsciiLower(ct->substr(0, ct->find(';'))) : "";
     while (!media.empty() && (media.back() == ' ' || media.back() == '\t')) media.pop_back();
     while (!media.empty() && (media.front() == ' ' || media.front() == '\t')) media.erase(0, 1);
     if (media != "application/json") {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/io/azure/azure_filesystem.h"
 #include "lithify/io/http/crypto.h"
 
@@ -19,11 +20,6 @@ constexpr char kDevKey[] =
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr ? std::string(v) : std::string();
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string StripSlashes(std::string s) {
@@ -81,10 +77,10 @@ Result<AzureOptions> AzureOptionsFromConnectionString(std::string_view text) {
       return Status::InvalidArgument("AZURE_STORAGE_CONNECTION_STRING: expected Name=value items separated by ';'");
     }
     // Values may contain '=' (Base64 keys, SAS tokens): split at the first one only.
-    fields[Lower(std::string(item.substr(0, eq)))] = std::string(item.substr(eq + 1));
+    fields[AsciiLower(std::string(item.substr(0, eq)))] = std::string(item.substr(eq + 1));
   }
   AzureOptions o;
-  if (Lower(fields["usedevelopmentstorage"]) == "true") {
+  if (AsciiLower(fields["usedevelopmentstorage"]) == "true") {
     o.account = kDevAccount;
     o.key = std::string();
     LITHIFY_RETURN_NOT_OK(SetKey(&o, kDevKey, "UseDevelopmentStorage"));
@@ -108,7 +104,7 @@ Result<AzureOptions> AzureOptionsFromConnectionString(std::string_view text) {
     }
   }
   if (o.blob_endpoint.empty() && !o.account.empty()) {
-    std::string protocol = fields.count("defaultendpointsprotocol") ? Lower(fields["defaultendpointsprotocol"]) : "https";
+    std::string protocol = fields.count("defaultendpointsprotocol") ? AsciiLower(fields["defaultendpointsprotocol"]) : "https";
     std::string suffix = fields.count("endpointsuffix") ? fields["endpointsuffix"] : "core.windows.net";
     o.blob_endpoint = protocol + "://" + o.account + ".blob." + suffix;
   }

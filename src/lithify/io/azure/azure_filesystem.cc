@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/io/azure/shared_key.h"
 #include "lithify/io/http/crypto.h"
 #include "lithify/io/http/http.h"
@@ -32,12 +33,6 @@ namespace {
 // A service version every Blob endpoint of today answers (and Azurite, which is started
 // with --skipApiVersionCheck in the tests anyway).
 constexpr char kApiVersion[] = "2021-08-06";
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -69,11 +64,11 @@ Result<Location> ParseLocation(std::string_view path) {
                                      scheme, scheme.rfind("abfs", 0) == 0 ? "dfs" : "blob");
     }
     loc.container = parts.authority.substr(0, at);
-    const std::string host = Lower(parts.authority.substr(at + 1));
+    const std::string host = AsciiLower(parts.authority.substr(at + 1));
     loc.account = host.substr(0, host.find('.'));
     loc.base = scheme + "://" + parts.authority + "/";
   } else if (scheme == "https") {
-    const std::string host = Lower(parts.authority);
+    const std::string host = AsciiLower(parts.authority);
     if (!EndsWith(host, ".blob.core.windows.net") && !EndsWith(host, ".dfs.core.windows.net")) {
       return Status::InvalidArgument(
           "'{}': https:// locations are read as Azure Blob storage, whose hosts are "
@@ -369,7 +364,7 @@ class AzureFileSystem final : public FileSystem {
   // ParseLocation, plus the check that a URI's account is the one configured.
   Result<Location> Parse(std::string_view path) const {
     LITHIFY_ASSIGN_OR_RETURN(Location loc, ParseLocation(path));
-    if (!loc.account.empty() && loc.account != Lower(o_.account)) {
+    if (!loc.account.empty() && loc.account != AsciiLower(o_.account)) {
       return Status::InvalidArgument(
           "{}: names storage account '{}', but the credentials are for '{}' (AZURE_STORAGE_ACCOUNT / "
           "AZURE_STORAGE_CONNECTION_STRING)",
