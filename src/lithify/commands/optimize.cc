@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/text.h"
 #include "lithify/commands/cluster.h"
 #include "lithify/commands/scan.h"
 #include "lithify/delta/write_gate.h"
@@ -40,14 +41,9 @@ int64_t WallMs() {
       .count();
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool IsTrue(const std::map<std::string, std::string>& props, const std::string& key) {
   auto it = props.find(key);
-  return it != props.end() && Lower(it->second) == "true";
+  return it != props.end() && AsciiLower(it->second) == "true";
 }
 
 std::string OperationName(const OptimizeSpec& spec) { return spec.reorg_purge ? "REORG" : "OPTIMIZE"; }
@@ -111,7 +107,7 @@ Status CheckWherePartitionOnly(const ScanContext& ctx, const OptimizeSpec& spec)
   for (const expr::BoundColumn& c : ctx.predicate->columns()) {
     bool partition = false;
     if (c.path.size() == 1) {
-      for (const std::string& p : snap.partition_columns()) partition = partition || Lower(p) == Lower(c.path[0]);
+      for (const std::string& p : snap.partition_columns()) partition = partition || AsciiLower(p) == AsciiLower(c.path[0]);
     }
     if (!partition) {
       std::string parts;
