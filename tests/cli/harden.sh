@@ -156,5 +156,30 @@ rgs=$(grep -o '"row_groups":[0-9]*' "$OUT" | cut -d: -f2)
 "$LITHIFY" parquet cat "$IN" >"$D/in.jsonl" && "$LITHIFY" parquet cat "$D/split.parquet" >"$D/split.jsonl"
 cmp -s "$D/in.jsonl" "$D/split.jsonl" || { echo "FAIL: the split rewrite changed the rows"; fail=1; }
 
+# scan --where parses the statistics of only the files the partition values keep: a file
+# whose stats text is malformed is pruned by a partition predicate without being parsed,
+# and reading its partition names it.
+P=$D/p
+run 0 "create partitioned" -- "$LITHIFY" create "$P" --schema "id long, day string" --partitioned-by day
+printf '{"id":1,"day":"a"}\n{"id":2,"day":"b"}\n' >"$D/p.jsonl"
+run 0 "append two partitions" -- "$LITHIFY" append "$P" --from "$D/p.jsonl" --no-auto-compact
+commit=$(ls "$P"/_delta_log/*.json | tail -1)
+python3 - "$commit" <<'PY'
+import json, sys
+path = sys.argv[1]
+lines = open(path).read().splitlines()
+out = []
+for line in lines:
+    a = json.loads(line)
+    if "add" in a and a["add"]["partitionValues"].get("day") == "b":
+        a["add"]["stats"] = '{"numRecords":'  # malformed
+    out.append(json.dumps(a))
+open(path, "w").write("\n".join(out) + "\n")
+PY
+run 0 "scan a partition beside malformed stats" -- "$LITHIFY" scan "$P" --where "day = 'a' AND id > 0"
+expect "$OUT" '"id":1' "the kept partition's row"
+run 1 "scan the partition with malformed stats" -- "$LITHIFY" scan "$P" --where "day = 'b' AND id > 0"
+expect "$ERR" "day=b.*stats|stats.*day=b" "the error names the file and its stats"
+
 cd / && rm -rf "$D" "$OUT" "$ERR"
 exit $fail

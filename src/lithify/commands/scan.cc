@@ -321,11 +321,14 @@ Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
       return d;
     }
   }
-  // Statistics (partition columns contribute their exact values).
+  // Statistics (partition columns contribute their exact values). A snapshot loaded with
+  // StatsMode::kRaw parses them only here, for the files the partition values keep.
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<table::FileStats> stats, delta::DeltaLiveRows::ParsedStats(f));
   std::vector<expr::ColumnStats> cs(ncols);
   expr::FileStats fst;
-  fst.num_records = f.num_records();
-  if (f.stats && f.stats->tight_bounds) fst.tight_bounds = *f.stats->tight_bounds;
+  if (stats) fst.num_records = stats->num_records;
+  d.num_records = fst.num_records;
+  if (stats && stats->tight_bounds) fst.tight_bounds = *stats->tight_bounds;
   for (size_t c = 0; c < ncols; ++c) {
     const expr::DataType& t = pred.columns()[c].type;
     if (is_partition_[c]) {
@@ -341,8 +344,8 @@ Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
       }
       continue;
     }
-    if (!f.stats || stats_path_[c].empty()) continue;
-    const table::ColumnStats* s = f.stats->Find(stats_path_[c]);
+    if (!stats || stats_path_[c].empty()) continue;
+    const table::ColumnStats* s = stats->Find(stats_path_[c]);
     if (s == nullptr) continue;
     if (s->min) {
       if (auto v = ToExprValue(*s->min, t); v && !v->is_null()) cs[c].min = std::move(*v);
@@ -412,7 +415,10 @@ Status ScanLiveFile(table::LiveRowsReader* reader, const std::string& path, cons
 
 Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
                         const ScanOptions& options, ScanSink* sink) {
-  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, table_root, options.version, options.where));
+  // Statistics are parsed per file, after partition pruning (FileJudge): a partition
+  // predicate on a large table never parses the stats of the files it prunes.
+  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, table_root, options.version, options.where,
+                                                        delta::LoadOptions{delta::StatsMode::kRaw}));
   if (!ctx.output) {
     if (ctx.snapshot->files().empty()) return ScanResult{};
     return Status::NotSupported("{}: the table has data files but no columns in its schema", table_root);

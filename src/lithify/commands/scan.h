@@ -57,6 +57,9 @@ struct FileDecision {
   const table::FileEntry* file = nullptr;  // points into the snapshot
   FileVerdict verdict = FileVerdict::kKept;
   std::string reason;                       // empty when kept
+  // The file's physical row count from its statistics, when they record it and the file
+  // was judged on them (files pruned by partition values never parse theirs).
+  std::optional<int64_t> num_records;
 };
 
 // A bound predicate over a table version, with the facts planning needs.

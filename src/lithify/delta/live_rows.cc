@@ -6,6 +6,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
 #include "lithify/delta/deletion_vector.h"
+#include "lithify/delta/stats.h"
 #include "lithify/parquet/file_reader.h"
 
 namespace lithify::delta {
@@ -119,6 +120,16 @@ Result<std::unique_ptr<DeltaLiveRows>> DeltaLiveRows::Make(io::FileSystem* fs, s
     v.columns.push_back(std::move(c));
   }
   return r;
+}
+
+Result<std::optional<table::FileStats>> DeltaLiveRows::ParsedStats(const table::FileEntry& f) {
+  if (!f.stats) return std::optional<table::FileStats>();
+  const table::FileStats& s = *f.stats;
+  // Parsed at load: the record count or a column is there (raw-only entries have neither).
+  if (s.raw.empty() || s.num_records || s.tight_bounds || !s.columns.empty()) return std::optional(s);
+  Result<table::FileStats> parsed = ParseStats(s.raw);
+  if (!parsed.ok()) return parsed.status().WithContextF("add '{}': stats", f.path);
+  return std::optional(std::move(*parsed));
 }
 
 Result<std::vector<std::optional<table::Value>>> DeltaLiveRows::PartitionValues(const table::FileEntry& f) const {

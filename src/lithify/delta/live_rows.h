@@ -61,6 +61,11 @@ class DeltaLiveRows final : public table::LiveRows {
   // Typed partition values of `f` by top-level field (nullopt for non-partition fields
   // and null values). Corruption naming the file for an unparseable value.
   Result<std::vector<std::optional<table::Value>>> PartitionValues(const table::FileEntry& f) const;
+  // The parsed statistics of `f`: its own when the snapshot parsed them (StatsMode::kParsed),
+  // else parsed now from the stored text (StatsMode::kRaw, for callers that prune by
+  // partition first and parse only the files they keep); nullopt when `f` has none.
+  // Corruption naming the file for malformed statistics.
+  static Result<std::optional<table::FileStats>> ParsedStats(const table::FileEntry& f);
 
  private:
   DeltaLiveRows() = default;
