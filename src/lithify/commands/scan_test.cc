@@ -97,8 +97,8 @@ TEST_F(ScanTest, LiveRowsApplyDeletionVectorsAndKeepRowIndexes) {
         ASSERT_EQ(static_cast<int64_t>(b.row_index.size()), b.batch.num_rows);
         EXPECT_EQ(b.batch.columns.size(), rows_only ? 0u : all.size());
         for (size_t i = 0; i < b.row_index.size(); ++i) {
-          if (i > 0) EXPECT_LT(b.row_index[i - 1], b.row_index[i]);
-          if (dv) EXPECT_FALSE(dv->Contains(static_cast<uint64_t>(b.row_index[i])));
+          if (i > 0) { EXPECT_LT(b.row_index[i - 1], b.row_index[i]); }
+          if (dv) { EXPECT_FALSE(dv->Contains(static_cast<uint64_t>(b.row_index[i]))); }
         }
         (rows_only ? counted : live) += b.batch.num_rows;
       }
