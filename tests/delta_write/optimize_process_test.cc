@@ -42,27 +42,7 @@ constexpr const char* kSchema =
     R"({"name":"score","type":"double","nullable":true,"metadata":{}}]})";
 
 void MakeTable(io::FileSystem* fs, const std::string& root, std::vector<std::string> partitions, bool dvs) {
-  auto txn = delta::Transaction::BeginNewTable(fs, root);
-  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
-  delta::Protocol p;
-  p.min_reader_version = 3;
-  p.min_writer_version = 7;
-  p.reader_features = std::vector<std::string>{};
-  p.writer_features = std::vector<std::string>{};
-  if (dvs) {
-    p.reader_features->push_back("deletionVectors");
-    p.writer_features->push_back("deletionVectors");
-  }
-  delta::Metadata m;
-  m.id = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
-  m.schema_string = kSchema;
-  m.partition_columns = std::move(partitions);
-  m.created_time = 1;
-  if (dvs) m.configuration["delta.enableDeletionVectors"] = "true";
-  (*txn)->AddAction(p);
-  (*txn)->AddAction(m);
-  (*txn)->SetOperation("CREATE TABLE", nlohmann::json::object());
-  ASSERT_TRUE((*txn)->Commit().ok());
+  testing::CreateDeltaTable(fs, root, kSchema, std::move(partitions), dvs);
 }
 
 // One blind-append commit of rows [first, first + n) into `part` (one file).

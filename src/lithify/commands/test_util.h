@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "lithify/commands/scan.h"
+#include "lithify/delta/transaction.h"
+#include "lithify/io/filesystem.h"
 
 namespace lithify::commands::testing {
 
@@ -24,6 +26,36 @@ inline std::string Kernel(const std::string& name) {
 }
 inline std::string DeltaRs(const std::string& name) {
   return Corpus() + "/delta-rs/crates/test/tests/data/" + name;
+}
+
+// Commits version 0 of a new Delta table at `root`: protocol 3/7 with table features
+// (deletionVectors, and delta.enableDeletionVectors, when `dvs`), metadata with
+// `schema_json` and `partitions`, a fixed table id and creation time (so that two tables
+// made alike compare equal).
+inline void CreateDeltaTable(io::FileSystem* fs, const std::string& root, const std::string& schema_json,
+                             std::vector<std::string> partitions, bool dvs) {
+  auto txn = delta::Transaction::BeginNewTable(fs, root);
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+  delta::Protocol p;
+  p.min_reader_version = 3;
+  p.min_writer_version = 7;
+  p.reader_features = std::vector<std::string>{};
+  p.writer_features = std::vector<std::string>{};
+  if (dvs) {
+    p.reader_features->push_back("deletionVectors");
+    p.writer_features->push_back("deletionVectors");
+  }
+  delta::Metadata m;
+  m.id = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
+  m.schema_string = schema_json;
+  m.partition_columns = std::move(partitions);
+  m.created_time = 1;
+  if (dvs) m.configuration["delta.enableDeletionVectors"] = "true";
+  (*txn)->AddAction(p);
+  (*txn)->AddAction(m);
+  (*txn)->SetOperation("CREATE TABLE", nlohmann::json::object());
+  auto r = (*txn)->Commit();
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
 }
 
 // Renders JSON lines into a vector.
