@@ -38,7 +38,7 @@ const rules = maps.map((m) => m.split('=')).map(([from, ...to]) => [from, to.joi
   .sort((a, b) => b[0].length - a[0].length);
 
 /** A recorded location -> the local file (the --location-map rules, then file: URIs). */
-function localPath(location, tableDir) {
+function localPath(location) {
   let p = location;
   for (const [from, to] of rules) {
     if (p.startsWith(from)) { p = to + p.slice(from.length); break; }
@@ -120,32 +120,32 @@ async function fileColumns(file) {
 }
 
 /** The positions of `dataFile` that the position delete files name (DuckDB reads them). */
-async function deletedPositions(dataFile, posDeletes, tableDir) {
+async function deletedPositions(dataFile, posDeletes) {
   const positions = new Set();
   for (const d of posDeletes) {
     const r = await con.runAndReadAll(
-      `SELECT file_path, pos FROM read_parquet(${sqlString(localPath(d.file_path, tableDir))})`);
+      `SELECT file_path, pos FROM read_parquet(${sqlString(localPath(d.file_path))})`);
     for (const [fp, pos] of r.getRows()) {
-      if (localPath(String(fp), tableDir) === dataFile) positions.add(BigInt(pos));
+      if (localPath(String(fp)) === dataFile) positions.add(BigInt(pos));
     }
   }
   return positions;
 }
 
 /** DuckDB's canonical live rows of one data file with its deletes applied. */
-async function liveRows(entry, tableDir) {
-  const file = localPath(entry.file_path, tableDir);
+async function liveRows(entry) {
+  const file = localPath(entry.file_path);
   const pos = entry.deletes.filter((d) => d.content === 'position_deletes');
   const eq = entry.deletes.filter((d) => d.content === 'equality_deletes');
   const other = entry.deletes.filter((d) => !['position_deletes', 'equality_deletes'].includes(d.content));
   if (other.length) throw new Error(`${other[0].content} in ${other[0].file_path}: DuckDB reads no Puffin deletion vectors`);
   const fileCols = await fileColumns(file);
   const cols = fileCols.map((c) => c.name);
-  const deleted = [...await deletedPositions(file, pos, tableDir)];
+  const deleted = [...await deletedPositions(file, pos)];
   const conds = [];
   if (deleted.length) conds.push(`file_row_number NOT IN (${deleted.join(',')})`);
   for (const d of eq) {
-    const eqFile = localPath(d.file_path, tableDir);
+    const eqFile = localPath(d.file_path);
     // The equality fields by field id: names may differ between the files (renames), and
     // a delete file may store columns that are not among its equality fields.
     const delCols = await fileColumns(eqFile);
@@ -189,7 +189,7 @@ for (const t of expected.tables) {
   let shared = null;
   try {
     for (const entry of JSON.parse(files.stdout).files) {
-      const { cols, rows } = await liveRows(entry, dir);
+      const { cols, rows } = await liveRows(entry);
       shared = shared ? shared.filter((c) => cols.includes(c)) : cols;
       theirs = theirs.concat(rows);
     }
