@@ -3,7 +3,7 @@
 # constraints, invariants, generated and identity columns, append-only), lithify-created
 # (the feature written into the log as a Spark writer records it) and the corpus's Spark
 # table with an identity column (copied to a temporary directory): each write honours the
-# feature or refuses naming it, with nothing committed and no data file left behind on
+# feature (identity values generated past the high-water mark) or refuses naming it, with nothing committed and no data file left behind on
 # refusal; delete and maintenance keep rows exactly.
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -147,12 +147,20 @@ if [[ -d $SRC ]]; then
   cp -r "$SRC" "$S" && chmod -R u+w "$S"
   v=$(latest "$S") n=$(datafiles "$S")
   before=$(rows "$S")
-  echo '{"name":"new"}' >"$D/name.jsonl"
-  run 1 "append to the Spark identity-column table" -- "$LITHIFY" append "$S" --from "$D/name.jsonl"
-  expect "$ERR" 'DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature identityColumns \(column id is an identity column' \
-    "refusal names the identity column"
-  unchanged "$S" "$v" "$n" "identity append"
+  # GENERATED ALWAYS: an explicit id is refused, nothing committed or left behind.
+  echo '{"id":1,"name":"explicit"}' >"$D/explicit.jsonl"
+  run 1 "append an explicit id to the Spark identity-column table" -- "$LITHIFY" append "$S" --from "$D/explicit.jsonl"
+  expect "$ERR" 'DELTA_IDENTITY_COLUMNS_EXPLICIT_INSERT_NOT_SUPPORTED: .*column id' "refusal names the identity column"
+  unchanged "$S" "$v" "$n" "identity append with an explicit id"
   [[ "$(rows "$S")" == "$before" ]] || { echo "FAIL: the refused append changed rows"; fail=1; }
+  # Without one, lithify generates the next value after Databricks' high-water mark (44)
+  # and records the new mark in the same commit.
+  echo '{"name":"new"}' >"$D/name.jsonl"
+  run 0 "append to the Spark identity-column table" -- "$LITHIFY" append "$S" --from "$D/name.jsonl"
+  rows "$S" | grep -q '"id":45,"name":"new"' || { echo "FAIL: the appended row did not get id 45"; fail=1; }
+  grep -q 'delta.identity.highWaterMark\\":45' "$S/_delta_log/$(latest "$S")" ||
+    { echo "FAIL: the append's commit does not record highWaterMark 45"; fail=1; }
+  before=$(rows "$S")
   run 0 "optimize the Spark identity-column table" -- "$LITHIFY" optimize "$S"
   [[ "$(rows "$S")" == "$before" ]] || { echo "FAIL: optimize changed the identity table's rows"; fail=1; }
 else

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/identity.h"
 #include "lithify/delta/row_constraints.h"
 #include "lithify/delta/write_gate.h"
 
@@ -32,7 +33,7 @@ Status CheckSpec(const AppendSpec& spec) {
 // spaced row boundaries so that each partition gets up to num_files files.
 Status WriteGenerated(const delta::StructType& schema, const std::vector<std::string>& partition_columns,
                       const AppendSpec& spec, const delta::RowConstraintChecker& checks,
-                      delta::DataFileWriter* writer) {
+                      delta::IdentityAssigner* identity, delta::DataFileWriter* writer) {
   GeneratorOptions g = *spec.generate;
   g.partition_columns = partition_columns;
   // Chunk k of N ends at row floor(k * rows / N): N chunks of nearly equal size, so N
@@ -43,7 +44,9 @@ Status WriteGenerated(const delta::StructType& schema, const std::vector<std::st
   int64_t cut = chunk_end(chunk);
   int64_t done = 0;
   auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
-    Status checked = checks.Check(rows, done + 1);
+    // The generator's values of identity columns are replaced: the table generates them.
+    Status checked = identity->Assign(&rows, done + 1, /*replace_explicit=*/true);
+    if (checked.ok()) checked = checks.Check(rows, done + 1);
     if (!checked.ok()) return checked.WithContext("generated rows");
     size_t pos = 0;
     while (pos < rows.size()) {
@@ -72,15 +75,18 @@ InputFormat FormatOf(const AppendSpec& spec, const std::string& path) {
 
 // Without optimized writes each input gets its own files (Spark: one file per task and
 // partition); with them, rows of all inputs share each partition's file.
-// Every batch is checked against the table's constraints before it is written (rows
-// are numbered from 1 within each input).
+// Every batch gets its identity values and is checked against the table's constraints
+// before it is written (rows are numbered from 1 within each input). `schema` is the
+// input schema (identity columns nullable: inputs may omit them).
 Status WriteInputs(io::FileSystem* fs, const delta::StructType& schema, const AppendSpec& spec,
-                   bool optimize_write, const delta::RowConstraintChecker& checks, delta::DataFileWriter* writer) {
+                   bool optimize_write, const delta::RowConstraintChecker& checks, delta::IdentityAssigner* identity,
+                   delta::DataFileWriter* writer) {
   for (const std::string& path : spec.inputs) {
     const InputFormat format = FormatOf(spec, path);
     int64_t rows_read = 0;
     auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
-      Status st = checks.Check(rows, rows_read + 1);
+      Status st = identity->Assign(&rows, rows_read + 1);
+      if (st.ok()) st = checks.Check(rows, rows_read + 1);
       rows_read += static_cast<int64_t>(rows.size());
       if (st.ok()) st = writer->WriteRows(rows);
       if (!st.ok()) return st.WithContextF("{}", path);
@@ -173,15 +179,19 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   if (!snapshot->CanWrite()) {
     return Status::NotSupported("cannot append to {}: {}", root, snapshot->write_block_reason());
   }
-  // The per-operation feature gate (delta/write_gate.h): generated and identity columns
-  // refuse the append; CHECK constraints and invariants are evaluated on every row, and
-  // one lithify cannot evaluate refuses the append. Both before anything is written.
+  // The per-operation feature gate (delta/write_gate.h): generated columns and column
+  // defaults refuse the append; identity columns get generated values (delta/identity.h);
+  // CHECK constraints and invariants are evaluated on every row, and one lithify cannot
+  // evaluate refuses the append. Refusals come before anything is written.
   Status gate = delta::CheckWriteOperation(*snapshot, delta::WriteOperation::kAppend);
   if (!gate.ok()) return gate.WithContextF("cannot append to {}, nothing was committed", root);
   auto checks = delta::RowConstraintChecker::Make(snapshot->schema(), snapshot->properties());
   if (!checks.ok()) return checks.status().WithContextF("cannot append to {}, nothing was committed", root);
+  auto identity = delta::IdentityAssigner::Make(snapshot->schema());
+  if (!identity.ok()) return identity.status().WithContextF("cannot append to {}, nothing was committed", root);
+  const delta::StructType input_schema = identity->InputSchema(snapshot->schema());
   LITHIFY_ASSIGN_OR_RETURN(const bool optimize_write, OptimizeWriteEnabled(spec, snapshot->properties()));
-  Status checked = CheckInputs(fs, snapshot->schema(), spec);
+  Status checked = CheckInputs(fs, input_schema, spec);
   if (!checked.ok()) return checked.WithContext("append failed before writing anything, nothing was committed");
   delta::DataWriterOptions writer_options = spec.writer;
   writer_options.optimize_write = optimize_write;
@@ -189,8 +199,9 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
       auto writer, delta::DataFileWriter::Open(fs, root, delta::WriteContext::FromSnapshot(*snapshot),
                                                writer_options));
   Status st = spec.generate
-                  ? WriteGenerated(snapshot->schema(), snapshot->partition_columns(), spec, *checks, writer.get())
-                  : WriteInputs(fs, snapshot->schema(), spec, optimize_write, *checks, writer.get());
+                  ? WriteGenerated(snapshot->schema(), snapshot->partition_columns(), spec, *checks, &*identity,
+                                   writer.get())
+                  : WriteInputs(fs, input_schema, spec, optimize_write, *checks, &*identity, writer.get());
   if (!st.ok()) {
     writer->Abort();
     return NothingCommitted(fs, root, st, writer->closed_files());
@@ -211,6 +222,15 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
 
   auto txn = delta::Transaction::Begin(snapshot, spec.transaction);
   if (!txn.ok()) return NothingCommitted(fs, root, txn.status(), writer->closed_files());
+  // The identity columns' new high-water marks, in the commit that writes their values;
+  // a concurrent identity append then conflicts (MetadataChangedException) instead of
+  // committing overlapping values.
+  auto metadata = identity->UpdatedMetadata(snapshot->metadata(), snapshot->schema());
+  if (!metadata.ok()) return NothingCommitted(fs, root, metadata.status(), writer->closed_files());
+  if (*metadata) {
+    (*txn)->AddAction(std::move(**metadata));
+    (*txn)->SetCommitInfoExtra({{"tags", {{"delta.identity.schemaUpdate", "true"}}}});  // as Databricks tags it
+  }
   std::vector<planner::PartitionValues> touched;
   for (delta::AddFile& a : *adds) {
     touched.push_back(a.partition_values);

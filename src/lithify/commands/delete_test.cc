@@ -583,36 +583,6 @@ TEST_F(DeleteTest, NullsNeverMatchComparisons) {
 
 // ---- concurrency ----
 
-// Forwards to a base FileSystem; the first commit attempt (a put-if-absent of a
-// `_delta_log/*.json`) loses the race to `racer`, written at that version just before.
-class RacingFileSystem final : public io::FileSystem {
- public:
-  RacingFileSystem(io::FileSystem* base, std::string racer) : base_(base), racer_(std::move(racer)) {}
-  Result<io::FileInfo> Head(std::string_view p) override { return base_->Head(p); }
-  Result<std::vector<io::FileInfo>> ListRecursive(std::string_view d) override { return base_->ListRecursive(d); }
-  Result<std::vector<io::FileInfo>> ListFrom(std::string_view d, std::string_view s) override {
-    return base_->ListFrom(d, s);
-  }
-  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(std::string_view p) override {
-    return base_->OpenForRead(p);
-  }
-  Result<std::unique_ptr<io::OutputStream>> Create(std::string_view p) override { return base_->Create(p); }
-  Status PutIfAbsent(std::string_view p, ByteView data) override {
-    if (!raced_ && p.find("_delta_log/") != std::string_view::npos && p.ends_with(".json")) {
-      raced_ = true;
-      LITHIFY_RETURN_NOT_OK(base_->PutIfAbsent(p, AsBytes(racer_)));
-    }
-    return base_->PutIfAbsent(p, data);
-  }
-  Status Delete(std::string_view p) override { return base_->Delete(p); }
-  bool raced() const { return raced_; }
-
- private:
-  io::FileSystem* base_;
-  std::string racer_;
-  bool raced_ = false;
-};
-
 // A concurrent blind append into partition `part` whose col1 statistics are [lo, hi].
 std::string ConcurrentAppend(int part, int lo, int hi) {
   delta::AddFile add;
@@ -631,7 +601,7 @@ std::string ConcurrentAppend(int part, int lo, int hi) {
 TEST_F(DeleteTest, ConcurrentAppendOutsideThePredicateIsRebased) {
   TempTable t(commands::testing::Golden("dv-partitioned-with-checkpoint"));
   const int64_t v0 = Version(fs_.get(), t.root());
-  RacingFileSystem racing(fs_.get(), ConcurrentAppend(1, 1, 41));
+  commands::testing::RacingFileSystem racing(fs_.get(), ConcurrentAppend(1, 1, 41));
   DeleteSpec spec;
   spec.predicate = "part = 3 AND col1 > 20";
   auto r = DeleteRows(&racing, t.root(), spec);
@@ -646,7 +616,7 @@ TEST_F(DeleteTest, ConcurrentAppendThatMayMatchConflicts) {
   TempTable t(commands::testing::Golden("dv-partitioned-with-checkpoint"));
   const int64_t v0 = Version(fs_.get(), t.root());
   // Partition 3, col1 in [3, 43]: may hold rows with col1 > 20.
-  RacingFileSystem racing(fs_.get(), ConcurrentAppend(3, 3, 43));
+  commands::testing::RacingFileSystem racing(fs_.get(), ConcurrentAppend(3, 3, 43));
   DeleteSpec spec;
   spec.predicate = "part = 3 AND col1 > 20";
   auto r = DeleteRows(&racing, t.root(), spec);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "lithify/base/buffer.h"
 #include "lithify/commands/scan.h"
 #include "lithify/delta/transaction.h"
 #include "lithify/io/filesystem.h"
@@ -114,5 +115,36 @@ inline int64_t LatestVersion(io::FileSystem* fs, const std::string& root) {
   EXPECT_TRUE(s.ok()) << s.status().ToString();
   return s.ok() ? (*s)->version() : -1;
 }
+
+// Forwards to a base FileSystem; the first commit attempt (a put-if-absent of a
+// `_delta_log/*.json`) loses the race to `racer`, written at that version just before.
+class RacingFileSystem final : public io::FileSystem {
+ public:
+  RacingFileSystem(io::FileSystem* base, std::string racer) : base_(base), racer_(std::move(racer)) {}
+  Result<io::FileInfo> Head(std::string_view p) override { return base_->Head(p); }
+  Result<std::vector<io::FileInfo>> ListRecursive(std::string_view d) override { return base_->ListRecursive(d); }
+  Result<std::vector<io::FileInfo>> ListFrom(std::string_view d, std::string_view s) override {
+    return base_->ListFrom(d, s);
+  }
+  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(std::string_view p) override {
+    return base_->OpenForRead(p);
+  }
+  Result<std::unique_ptr<io::OutputStream>> Create(std::string_view p) override { return base_->Create(p); }
+  Status PutIfAbsent(std::string_view p, ByteView data) override {
+    if (!raced_ && p.find("_delta_log/") != std::string_view::npos && p.ends_with(".json")) {
+      raced_ = true;
+      Status won = base_->PutIfAbsent(p, AsBytes(racer_));
+      if (!won.ok()) return won;
+    }
+    return base_->PutIfAbsent(p, data);
+  }
+  Status Delete(std::string_view p) override { return base_->Delete(p); }
+  bool raced() const { return raced_; }
+
+ private:
+  io::FileSystem* base_;
+  std::string racer_;
+  bool raced_ = false;
+};
 
 }  // namespace lithify::commands::testing

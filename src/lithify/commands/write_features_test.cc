@@ -175,146 +175,198 @@ TEST(WriteFeatures, NotNullColumnsAreEnforced) {
   ASSERT_TRUE(t.Append("{\"x\":1}\n").ok());
 }
 
-TEST(WriteFeatures, GeneratedAndIdentityColumnsRefuseTheAppend) {
-  {
-    Table t;
-    CreateTable(t.fs.get(), t.root,
-                Struct({Field("a", Prim("long")),
-                        Field("b", Prim("long"), true, R"({"delta.generationExpression":"a + 1"})")}),
-                {});
-    t.ExpectRefusedUnchanged(t.Append("{\"a\":1,\"b\":2}\n").status(),
-                             {"DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", "generatedColumns", "column b"}, 0, 0);
+TEST(WriteFeatures, GeneratedColumnsRefuseTheAppend) {
+  Table t;
+  CreateTable(t.fs.get(), t.root,
+              Struct({Field("a", Prim("long")),
+                      Field("b", Prim("long"), true, R"({"delta.generationExpression":"a + 1"})")}),
+              {});
+  t.ExpectRefusedUnchanged(t.Append("{\"a\":1,\"b\":2}\n").status(),
+                           {"DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", "generatedColumns", "column b"}, 0, 0);
+}
+
+// The identity column's metadata (JSON texts) at the latest version.
+std::map<std::string, std::string> IdentityMetadata(io::FileSystem* fs, const std::string& root,
+                                                    const std::string& column) {
+  auto snap = delta::Snapshot::Load(fs, root);
+  EXPECT_TRUE(snap.ok()) << snap.status().ToString();
+  if (!snap.ok()) return {};
+  for (const auto& f : (*snap)->schema().fields) {
+    if (f.name == column) return f.metadata;
   }
+  return {};
+}
+
+// The commitInfo of version `v` (the first action line that has one).
+nlohmann::json CommitInfo(const std::string& root, int64_t v) {
+  char name[32];
+  std::snprintf(name, sizeof name, "%020lld.json", static_cast<long long>(v));
+  auto fs = io::NewLocalFileSystem();
+  auto bytes = fs->ReadFile(root + "/_delta_log/" + name);
+  EXPECT_TRUE(bytes.ok());
+  if (!bytes.ok()) return {};
+  std::string text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    auto j = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
+    if (j.is_object() && j.contains("commitInfo")) return j["commitInfo"];
+    pos = end + 1;
+  }
+  return {};
+}
+
+// PROTOCOL.md "Identity Columns": GENERATED ALWAYS values are start + k * step beyond the
+// high-water mark, the mark is updated in the same commit, explicit values are refused.
+TEST(WriteFeatures, IdentityAlwaysGeneratesValuesAndRecordsTheHighWaterMark) {
+  Table t;
+  CreateTable(t.fs.get(), t.root,
+              Struct({Field("id", Prim("long"), false,
+                            R"({"delta.identity.start":100,"delta.identity.step":5,"delta.identity.allowExplicitInsert":false})"),
+                      Field("a", Prim("long"))}),
+              {});
+  // Explicit values on a GENERATED ALWAYS column are refused, nothing is written.
+  t.ExpectRefusedUnchanged(t.Append("{\"a\":1}\n{\"id\":7,\"a\":2}\n").status(),
+                           {"DELTA_IDENTITY_COLUMNS_EXPLICIT_INSERT_NOT_SUPPORTED", "column id", "row 2"}, 0, 0);
+  auto r = t.Append("{\"a\":1}\n{\"a\":2}\n{\"a\":3,\"id\":null}\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(ScanLines(t.fs.get(), t.root),
+            (std::vector<std::string>{R"({"id":100,"a":1})", R"({"id":105,"a":2})", R"({"id":110,"a":3})"}));
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.highWaterMark"), "110");
+  EXPECT_EQ(CommitInfo(t.root, 1)["tags"]["delta.identity.schemaUpdate"], "true");
+  // The next append continues after the mark; CSV without the column works too.
+  const std::string csv = t.dir.path() + "/in.csv";
+  WriteText(csv, "a\n4\n5\n");
+  AppendSpec spec;
+  spec.inputs = {csv};
+  spec.auto_compact.allowed = false;
+  ASSERT_TRUE(AppendRows(t.fs.get(), t.root, spec).ok());
+  const auto lines = ScanLines(t.fs.get(), t.root);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), R"({"id":115,"a":4})"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), R"({"id":120,"a":5})"), lines.end());
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.highWaterMark"), "120");
+  // The other keys are untouched.
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.start"), "100");
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.allowExplicitInsert"), "false");
+  // Generated rows get the table's values, not the generator's.
+  AppendSpec gen;
+  gen.generate = GeneratorOptions{};
+  gen.generate->rows = 3;
+  gen.auto_compact.allowed = false;
+  ASSERT_TRUE(AppendRows(t.fs.get(), t.root, gen).ok());
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.highWaterMark"), "135");
+  std::vector<int64_t> ids;
+  for (const auto& l : ScanLines(t.fs.get(), t.root)) ids.push_back(nlohmann::json::parse(l)["id"].get<int64_t>());
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<int64_t>{100, 105, 110, 115, 120, 125, 130, 135}));
+}
+
+TEST(WriteFeatures, IdentityByDefaultKeepsExplicitValuesAndNegativeSteps) {
+  Table t;
+  CreateTable(t.fs.get(), t.root,
+              Struct({Field("id", Prim("long"), true,
+                            R"({"delta.identity.start":"-1","delta.identity.step":"-2","delta.identity.highWaterMark":"-4","delta.identity.allowExplicitInsert":"true"})"),
+                      Field("a", Prim("long"))}),
+              {});
+  // A mark off the lattice (-4, after an explicit insert elsewhere): the next value is
+  // the first start + k * step below it (-5).
+  auto r = t.Append("{\"a\":1}\n{\"id\":42,\"a\":2}\n{\"a\":3}\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(ScanLines(t.fs.get(), t.root),
+            (std::vector<std::string>{R"({"id":-5,"a":1})", R"({"id":-7,"a":3})", R"({"id":42,"a":2})"}));  // sorted
+  // The explicit 42 does not move the mark (it records the values generated).
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.highWaterMark"), "-7");
+  // Only explicit values: no value generated, no metadata update.
+  ASSERT_TRUE(t.Append("{\"id\":1,\"a\":4}\n").ok());
+  EXPECT_EQ(CommitInfo(t.root, 2).contains("tags"), false);
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.highWaterMark"), "-7");
+}
+
+TEST(WriteFeatures, IdentityRefusesOverflowAndMalformedMetadata) {
   {
     Table t;
     CreateTable(t.fs.get(), t.root,
                 Struct({Field("id", Prim("long"), true,
-                              R"({"delta.identity.start":1,"delta.identity.step":1,"delta.identity.allowExplicitInsert":false})"),
+                              R"({"delta.identity.start":1,"delta.identity.step":4611686018427387904,"delta.identity.highWaterMark":4611686018427387905})"),
                         Field("a", Prim("long"))}),
                 {});
-    t.ExpectRefusedUnchanged(t.Append("{\"a\":1}\n").status(),
-                             {"DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", "identityColumns", "column id"}, 0, 0);
+    t.ExpectRefusedUnchanged(t.Append("{\"a\":1}\n").status(), {"identity column id", "overflows a long"}, 0, 0);
   }
-}
-
-TEST(WriteFeatures, AlterCannotAddAConstraintAsAProperty) {
-  Table t;
-  CreateTable(t.fs.get(), t.root, Struct({Field("x", Prim("long"))}), {});
-  ASSERT_TRUE(t.Append("{\"x\":-1}\n").ok());
-  delta::AlterSpec spec;
-  spec.set_properties = {{"delta.constraints.positive", "x > 0"}};
-  auto r = AlterTable(t.fs.get(), t.root, spec);
-  t.ExpectRefusedUnchanged(r.status(), {"DELTA_ADD_CONSTRAINTS", "delta.constraints.positive"}, 1, 1);
-}
-
-TEST(WriteFeatures, AppendOnlyRefusesDeletesButNotMaintenance) {
-  Table t;
-  CreateTable(t.fs.get(), t.root, Struct({Field("x", Prim("long"))}), {{"delta.appendOnly", "true"}});
-  ASSERT_TRUE(t.Append("{\"x\":1}\n").ok());
-  ASSERT_TRUE(t.Append("{\"x\":2}\n").ok());
-  DeleteSpec del;
-  del.predicate = "x = 1";
-  t.ExpectRefusedUnchanged(DeleteRows(t.fs.get(), t.root, del).status(),
-                           {"DELTA_CANNOT_MODIFY_APPEND_ONLY", "append-only"}, 2, 2);
-  OptimizeSpec opt;
-  auto o = Optimize(t.fs.get(), t.root, opt);
-  ASSERT_TRUE(o.ok()) << o.status().ToString();
-  EXPECT_EQ(LatestVersion(t.fs.get(), t.root), 3);
-  EXPECT_EQ(ScanLines(t.fs.get(), t.root), (std::vector<std::string>{R"({"x":1})", R"({"x":2})"}));
-}
-
-// Delete (DV and copy-on-write) and maintenance on tables carrying every data feature:
-// they run, and the rows are exactly the expected ones after each.
-TEST(WriteFeatures, DeleteAndMaintenanceKeepRowsOnFeatureTables) {
-  for (bool dvs : {true, false}) {
-    SCOPED_TRACE(dvs ? "deletion vectors" : "copy-on-write");
+  {
     Table t;
-    const std::string schema = Struct({
-        Field("id", Prim("long"), true, R"({"delta.identity.start":1,"delta.identity.step":1,"delta.identity.highWaterMark":4})"),
-        Field("g", Prim("long"), true, R"({"delta.generationExpression":"id * 10"})"),
-        Field("x", Prim("integer"), true, R"({"delta.invariants":"{\"expression\":{\"expression\":\"x > 0\"}}"})"),
-    });
-    std::map<std::string, std::string> config = {{"delta.constraints.positive", "x > 0"}};
-    if (dvs) config["delta.enableDeletionVectors"] = "true";
-    CreateTable(t.fs.get(), t.root, schema, config);
-    // Rows as a Spark writer would have written them: through a plain table's append
-    // into this table's log (lithify refuses appends here, by design).
-    {
-      Table src;
-      CreateTable(src.fs.get(), src.root, Struct({Field("id", Prim("long")), Field("g", Prim("long")),
-                                                  Field("x", Prim("integer"))}),
-                  {});
-      ASSERT_TRUE(src.Append("{\"id\":1,\"g\":10,\"x\":5}\n{\"id\":2,\"g\":20,\"x\":6}\n").ok());
-      ASSERT_TRUE(src.Append("{\"id\":3,\"g\":30,\"x\":7}\n{\"id\":4,\"g\":40,\"x\":8}\n").ok());
-      auto s = delta::Snapshot::Load(src.fs.get(), src.root);
-      ASSERT_TRUE(s.ok());
-      auto target = delta::Snapshot::Load(t.fs.get(), t.root);
-      ASSERT_TRUE(target.ok());
-      auto txn = delta::Transaction::Begin(*target);
-      ASSERT_TRUE(txn.ok());
-      for (const auto& f : (*s)->files()) {
-        std::filesystem::copy_file(src.root + "/" + f.path, t.root + "/" + f.path);
-        delta::AddFile a;
-        a.path = f.path;
-        a.size = f.size;
-        a.modification_time = 1;
-        a.data_change = true;
-        if (f.stats) a.stats = f.stats->raw;
-        (*txn)->AddAction(std::move(a));
-      }
-      (*txn)->SetOperation("WRITE", nlohmann::json::object());
-      ASSERT_TRUE((*txn)->Commit().ok());
-    }
-    ASSERT_EQ(LatestVersion(t.fs.get(), t.root), 1);
-    const std::vector<std::string> all = {R"({"id":1,"g":10,"x":5})", R"({"id":2,"g":20,"x":6})",
-                                          R"({"id":3,"g":30,"x":7})", R"({"id":4,"g":40,"x":8})"};
-    ASSERT_EQ(ScanLines(t.fs.get(), t.root), all);
-    // The append gate holds here too.
-    t.ExpectRefusedUnchanged(t.Append("{\"x\":9}\n").status(), {"identityColumns"}, 1, 2);
-
-    DeleteSpec del;
-    del.predicate = "id = 2";
-    del.auto_compact.allowed = false;
-    auto d = DeleteRows(t.fs.get(), t.root, del);
-    ASSERT_TRUE(d.ok()) << d.status().ToString();
-    EXPECT_EQ(d->metrics.at("numDeletedRows"), 1);
-    EXPECT_EQ(d->metrics.at("numDeletionVectorsAdded"), dvs ? 1 : 0);
-    const std::vector<std::string> kept = {all[0], all[2], all[3]};
-    EXPECT_EQ(ScanLines(t.fs.get(), t.root), kept);
-
-    OptimizeSpec reorg;
-    reorg.reorg_purge = true;
-    ASSERT_TRUE(Optimize(t.fs.get(), t.root, reorg).ok());
-    EXPECT_EQ(ScanLines(t.fs.get(), t.root), kept);
-    OptimizeSpec opt;
-    ASSERT_TRUE(Optimize(t.fs.get(), t.root, opt).ok());
-    EXPECT_EQ(ScanLines(t.fs.get(), t.root), kept);
-    OptimizeSpec z;
-    z.zorder_by = {"x", "id"};
-    ASSERT_TRUE(Optimize(t.fs.get(), t.root, z).ok());
-    EXPECT_EQ(ScanLines(t.fs.get(), t.root), kept);
-    ASSERT_TRUE(Checkpoint(t.fs.get(), t.root).ok());
-    EXPECT_EQ(ScanLines(t.fs.get(), t.root), kept);
-    // The features are still in place (no rewrite dropped them).
-    auto snap = delta::Snapshot::Load(t.fs.get(), t.root);
-    ASSERT_TRUE(snap.ok());
-    EXPECT_EQ((*snap)->properties().at("delta.constraints.positive"), "x > 0");
-    EXPECT_EQ((*snap)->schema().fields[1].metadata.count("delta.generationExpression"), 1u);
+    CreateTable(t.fs.get(), t.root,
+                Struct({Field("id", Prim("long"), true, R"({"delta.identity.start":1,"delta.identity.step":0})"),
+                        Field("a", Prim("long"))}),
+                {});
+    t.ExpectRefusedUnchanged(t.Append("{\"a\":1}\n").status(), {"DELTA_IDENTITY_COLUMNS_ILLEGAL_STEP"}, 0, 0);
+  }
+  {
+    Table t;
+    CreateTable(t.fs.get(), t.root,
+                Struct({Field("id", Prim("integer"), true, R"({"delta.identity.start":1,"delta.identity.step":1})"),
+                        Field("a", Prim("long"))}),
+                {});
+    t.ExpectRefusedUnchanged(t.Append("{\"a\":1}\n").status(), {"identity column id", "not of type long"}, 0, 0);
   }
 }
 
-// The corpus's Spark table with an identity column (delta-rs checkpoint-v2-table): the
-// append is refused naming the feature; nothing changes.
-TEST(WriteFeatures, CorpusIdentityTableRefusesAppend) {
+// Two identity appends racing for the same version: the loser conflicts on the metadata
+// (Delta allows one identity writer at a time) and commits nothing, instead of committing
+// values the winner may have used too.
+TEST(WriteFeatures, ConcurrentIdentityAppendsConflict) {
+  Table t;
+  CreateTable(t.fs.get(), t.root,
+              Struct({Field("id", Prim("long"), true, R"({"delta.identity.start":1,"delta.identity.step":1})"),
+                      Field("a", Prim("long"))}),
+              {});
+  auto snap = delta::Snapshot::Load(t.fs.get(), t.root);
+  ASSERT_TRUE(snap.ok());
+  // The winner: another identity append's commit at version 1 (a metaData action).
+  delta::Metadata m = (*snap)->metadata();
+  delta::CommitInfo ci;
+  ci.json = R"({"timestamp":1,"operation":"WRITE","isBlindAppend":true})";
+  ci.timestamp = 1;
+  ci.operation = "WRITE";
+  testing::RacingFileSystem racing(t.fs.get(), delta::ActionToJson(ci) + "\n" + delta::ActionToJson(m) + "\n");
+  const std::string in = t.dir.path() + "/race.jsonl";
+  WriteText(in, "{\"a\":1}\n");
+  AppendSpec spec;
+  spec.inputs = {in};
+  spec.auto_compact.allowed = false;
+  auto r = AppendRows(&racing, t.root, spec);
+  ASSERT_TRUE(racing.raced());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("MetadataChangedException"), std::string::npos) << r.status().ToString();
+  EXPECT_EQ(LatestVersion(t.fs.get(), t.root), 1);  // only the winner's commit
+  EXPECT_EQ(DataFiles(t.root), 0);                    // our data file was deleted again
+}
+
+// The corpus's Databricks table with a GENERATED ALWAYS identity column (delta-rs
+// checkpoint-v2-table, high-water mark 44 at its last version): an append continues at
+// 45, records the new mark as Databricks does, and an explicit id is refused.
+TEST(WriteFeatures, CorpusIdentityTableGeneratesValues) {
   delta::testing::TempTable copy(testing::DeltaRs("checkpoint-v2-table"));
   Table t;
   t.root = copy.root();
   const int64_t v = LatestVersion(t.fs.get(), t.root);
   const int64_t files = DataFiles(t.root);
   const auto before = ScanLines(t.fs.get(), t.root);
-  t.ExpectRefusedUnchanged(t.Append("{\"name\":\"n\"}\n").status(),
-                           {"DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", "identityColumns", "column id"}, v, files);
-  EXPECT_EQ(ScanLines(t.fs.get(), t.root), before);
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.highWaterMark"), "44");
+  t.ExpectRefusedUnchanged(t.Append("{\"id\":3,\"name\":\"n\"}\n").status(),
+                           {"DELTA_IDENTITY_COLUMNS_EXPLICIT_INSERT_NOT_SUPPORTED", "column id"}, v, files);
+  auto r = t.Append("{\"name\":\"n1\"}\n{\"name\":\"n2\"}\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->commit.version, v + 1);
+  EXPECT_EQ(IdentityMetadata(t.fs.get(), t.root, "id").at("delta.identity.highWaterMark"), "46");
+  auto after = ScanLines(t.fs.get(), t.root);
+  EXPECT_EQ(after.size(), before.size() + 2);
+  std::vector<int64_t> ids;
+  for (const auto& l : after) ids.push_back(nlohmann::json::parse(l)["id"].get<int64_t>());
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids[ids.size() - 2], 45);
+  EXPECT_EQ(ids.back(), 46);
+  EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end()) << "identity values repeat";
 }
 
 }  // namespace

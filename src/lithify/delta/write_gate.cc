@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "lithify/delta/identity.h"
+
 namespace lithify::delta {
 namespace {
 
@@ -23,7 +25,7 @@ constexpr FeatureRule kRules[] = {
     {"invariants",       {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
     {"checkConstraints", {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
     {"generatedColumns", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-    {"identityColumns",  {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+    {"identityColumns",  {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
     // A column DEFAULT fills columns an insert omits; lithify writes NULL there, so an
     // append is refused rather than store NULL where a Delta writer stores the default.
     {"allowColumnDefaults", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
@@ -35,13 +37,6 @@ bool IsTrueValue(const std::map<std::string, std::string>& config, const std::st
   std::string v = it->second;
   for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return v == "true";
-}
-
-bool HasIdentityMetadata(const StructField& f) {
-  for (const auto& [k, v] : f.metadata) {
-    if (k.rfind("delta.identity.", 0) == 0) return true;
-  }
-  return false;
 }
 
 // Metadata values are JSON texts: a JSON string is shown without its quotes.
@@ -62,7 +57,7 @@ void CollectFieldUses(const DataType& t, const std::string& prefix, std::vector<
       out->push_back({"generatedColumns",
                       fmt::format("column {} GENERATED ALWAYS AS ({})", path, MetadataText(g->second))});
     }
-    if (HasIdentityMetadata(f)) {
+    if (IsIdentityField(f)) {
       out->push_back({"identityColumns", fmt::format("column {} is an identity column (delta.identity.*)", path)});
     }
     if (auto d = f.metadata.find("CURRENT_DEFAULT"); d != f.metadata.end()) {
@@ -79,9 +74,8 @@ Status Refusal(const FeatureUse& use, WriteOperation op) {
         "delta.appendOnly=true): a {} would remove rows; set delta.appendOnly=false to permit it",
         WriteOperationName(op));
   }
-  std::string_view what = use.feature == "generatedColumns"   ? "compute or verify generation expressions"
-                          : use.feature == "identityColumns" ? "assign identity values"
-                                                             : "fill column defaults";
+  std::string_view what =
+      use.feature == "generatedColumns" ? "compute or verify generation expressions" : "fill column defaults";
   return Status::NotSupported(
       "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature {} ({}): lithify does not {}, so it refuses the {} "
       "rather than commit values the feature does not guarantee",

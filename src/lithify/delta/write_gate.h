@@ -13,15 +13,16 @@
 //   invariants             enforced    allowed                      allowed  allowed allowed    allowed
 //   checkConstraints       enforced    allowed                      allowed  allowed allowed    allowed
 //   generatedColumns       refused     allowed                      allowed  allowed allowed    allowed
-//   identityColumns        refused     allowed                      allowed  allowed allowed    allowed
+//   identityColumns        enforced    allowed                      allowed  allowed allowed    allowed
 //
 // Why: a delete, OPTIMIZE / REORG / clustering rewrite, checkpoint or VACUUM creates no
 // new values (a copy-on-write delete and a rewrite copy surviving rows unchanged), so
 // constraints that held stay true; a delete is a data-changing remove, which an
 // append-only table forbids. An append creates values: constraints and invariants are
 // evaluated on every new row (row_constraints.h; an expression lithify cannot evaluate
-// exactly refuses the append), while generation expressions and identity values are
-// not computed by lithify, so the append is refused naming the column. Alter only
+// exactly refuses the append) and identity values are generated with the new high-water
+// mark in the same commit (identity.h), while generation expressions are not computed by
+// lithify, so that append is refused naming the column. Alter only
 // changes table properties here; adding a CHECK constraint is refused by the property
 // validation (ddl.h), since lithify does not validate existing rows against it. NOT NULL
 // columns are not a feature: every append enforces them (ingest and the row builder).
@@ -77,7 +78,7 @@ std::vector<FeatureUse> FeaturesInUse(const StructType& schema, const std::map<s
 // OK when every feature in use allows `op` or is enforced by it; else the refusal for
 // the first feature that refuses it, naming the feature and what uses it:
 //  - appendOnly on a delete: InvalidArgument "DELTA_CANNOT_MODIFY_APPEND_ONLY: ...";
-//  - generatedColumns / identityColumns on an append: NotSupported
+//  - generatedColumns (or allowColumnDefaults) on an append: NotSupported
 //    "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature generatedColumns (column g =
 //    ...): lithify does not compute ..., so it refuses the append rather than commit
 //    unchecked values".
