@@ -63,15 +63,13 @@ expect "$OUT" "^10$" "a SAS token reads what it wrote"
 run 1 "scan with a forged SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="sv=2021-08-06&ss=b&srt=sco&sp=rl&se=2099-01-01T00%3A00%3A00Z&sig=Zm9yZ2Vk" "$LITHIFY" scan "$ST" --count
 expect "$ERR" "access denied" "a forged SAS token is refused by the server"
 
-# Every successful PUT's reply is lost (tests/cli/s3_proxy.mjs in front of Azurite): the
+# Every successful PUT's reply is lost (tests/cli/fault_proxy.mjs in front of Azurite): the
 # retried commit meets its own blob and reads it back (the same bytes: the commit is
 # ours), so create and appends succeed once each.
 if command -v node >/dev/null; then
   endpoint_host=${LITHIFY_AZURE_BLOB_ENDPOINT%/*}
-  node "$(dirname "$0")/s3_proxy.mjs" "$endpoint_host" lose-replies >"$D/proxy.port" 2>"$D/proxy.err" &
-  proxy=$!
-  for _ in $(seq 1 100); do [[ -s "$D/proxy.port" ]] && break; sleep 0.05; done
-  P="http://127.0.0.1:$(cat "$D/proxy.port")/$acct"
+  start_proxy "$endpoint_host" --lose-put 1 --once-per-key
+  P="$P/$acct"
   LR="az://$C/$prefix/lost"
   lost_replies_writes "$LR" LITHIFY_AZURE_BLOB_ENDPOINT="$P"
   kill "$proxy"; wait "$proxy" 2>/dev/null
