@@ -13,6 +13,9 @@
 //   --lose-put P       like --drop-after, only for a PUT the server answered 200/201
 //   --ignore-condition answer 200 when the server refused a conditional PUT
 //                      (If-None-Match: *) with 412, like a server ignoring the condition
+//   --gone-after-complete  once the reply of a CompleteMultipartUpload (POST ?uploadId=) was
+//                      lost here, answer later copies of it 404 NoSuchUpload, as AWS S3 does
+//                      for a completed upload (RGW answers such a repeat 200 again)
 // Scope and bounds:
 //   --match REGEX      inject only into requests whose "METHOD /path?query" matches
 //   --max-repeat N     fault one request (method + path + query) at most N times in a row
@@ -35,7 +38,7 @@ import http from 'node:http';
 function parseArgs(argv) {
   const o = {
     target: null, seed: 1, error: 0, slowdown: 0, delay: 0, delayMs: 150, dropBefore: 0, dropAfter: 0,
-    losePut: 0, ignoreCondition: false, match: null, maxRepeat: 2, oncePerKey: false, log: null,
+    losePut: 0, ignoreCondition: false, goneAfterComplete: false, match: null, maxRepeat: 2, oncePerKey: false, log: null,
   };
   const rates = { '--error': 'error', '--slowdown': 'slowdown', '--delay': 'delay', '--drop-before': 'dropBefore',
     '--drop-after': 'dropAfter', '--lose-put': 'losePut' };
@@ -57,6 +60,7 @@ function parseArgs(argv) {
     else if (a === '--log') o.log = value();
     else if (a === '--ignore-condition' || a === 'ignore-condition') o.ignoreCondition = true;
     else if (a === '--once-per-key') o.oncePerKey = true;
+    else if (a === '--gone-after-complete') o.goneAfterComplete = true;
     else if (a === 'lose-replies') { o.losePut = 1; o.oncePerKey = true; }
     else if (!a.startsWith('-') && !o.target) o.target = new URL(a);
     else usage(`unknown argument ${a}`);
@@ -69,6 +73,8 @@ const o = parseArgs(process.argv.slice(2));
 const seen = new Map();      // request identity -> times seen
 const streak = new Map();    // request identity -> faults in a row
 const faultedKeys = new Set();
+const completed = new Set();  // Completes whose reply was lost (--gone-after-complete)
+const isComplete = (req) => req.method === 'POST' && /[?&]uploadId=/.test(req.url);
 let seq = 0;
 
 // A number in [0, 1) fixed by the seed, the fault and the request's identity and occurrence.
@@ -93,6 +99,7 @@ function eligible(req, identity) {
 }
 
 function injected(req, identity, fault, status) {
+  if (fault === 'drop-after' && status === 200 && isComplete(req)) completed.add(identity);
   streak.set(identity, (streak.get(identity) || 0) + 1);
   faultedKeys.add(req.url.split('?')[0]);
   record(fault, req, status);
@@ -154,6 +161,14 @@ const server = http.createServer((req, res) => {
     const n = (seen.get(identity) || 0) + 1;
     seen.set(identity, n);
     const may = eligible(req, identity);
+    if (o.goneAfterComplete && completed.has(identity)) {
+      record('gone-after-complete', req, 404);
+      const body = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchUpload</Code><Message>The specified ' +
+        'upload does not exist (completed; answered by fault_proxy)</Message></Error>';
+      res.writeHead(404, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
     if (may && roll('error', identity, n) < o.error) { injected(req, identity, 'error', 500); errorReply(req, res, 500); return; }
     if (may && roll('slowdown', identity, n) < o.slowdown) { injected(req, identity, 'slowdown', 503); errorReply(req, res, 503); return; }
     if (may && roll('drop-before', identity, n) < o.dropBefore) { injected(req, identity, 'drop-before', 0); req.socket.destroy(); return; }
