@@ -30,6 +30,11 @@ cmp -s "$OUT" "$D/count.az" && echo "ok: az:// and https:// count the same rows"
 vacuum_and_empty "the deleted blobs are gone from the container"
 
 # Bad input names the URI and the server's message.
+# A name that is a "directory": a folder of blobs that is not a table, a folder read as a file.
+run 1 "scan of a folder that is not a table" -- "$LITHIFY" scan "az://$C/$prefix"
+expect "$ERR" "az://$C/$prefix: not a table" "a folder of blobs is not a table, named"
+run 1 "parquet cat of a directory name" -- "$LITHIFY" parquet cat "az://$C/$prefix/t/_delta_log"
+expect "$ERR" "az://$C/$prefix/t/_delta_log: is a directory \\(there are blobs below this name\\), not a blob" "a directory name is named as one"
 run 1 "scan of a missing container" -- "$LITHIFY" scan "az://lithify-no-such-container-$$/t"
 expect "$ERR" "lithify-no-such-container-$$" "missing container is named"
 expect "$ERR" "ContainerNotFound" "missing container: the server's code"

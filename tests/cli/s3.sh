@@ -27,6 +27,18 @@ run 1 "scan with a wrong secret" -- env AWS_SECRET_ACCESS_KEY=wrong "$LITHIFY" s
 expect "$ERR" "SignatureDoesNotMatch" "a wrong secret gives the server's code"
 run 1 "scan without credentials" -- env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY HOME="$D" "$LITHIFY" scan "$R"
 expect "$ERR" "no S3 credentials" "missing credentials are named"
+# A malformed region is refused naming its setting; a well-formed unknown one is the server's
+# to refuse (RGW serves any region name in the signature's scope, so none to test here).
+run 1 "scan with a malformed region" -- env AWS_REGION="eu west/1" "$LITHIFY" scan "$R" --count
+expect "$ERR" "AWS_REGION 'eu west/1': not a region name" "a malformed region names AWS_REGION"
+# A key that is a "directory": a folder of objects that is not a table, a folder read as a
+# file, a data-file folder read as a table. Each fails at once naming the URI.
+run 1 "scan of a folder that is not a table" -- "$LITHIFY" scan "s3://$LITHIFY_TEST_S3_BUCKET/$prefix"
+expect "$ERR" "s3://$LITHIFY_TEST_S3_BUCKET/$prefix: not a table" "a folder of objects is not a table, named"
+run 1 "parquet cat of a directory key" -- "$LITHIFY" parquet cat "$R/_delta_log"
+expect "$ERR" "$R/_delta_log: is a directory \\(there are objects below this key\\), not an object" "a directory key is named as one"
+run 1 "files of a directory inside a table" -- "$LITHIFY" files "$R/_delta_log"
+expect "$ERR" "$R/_delta_log: not a table" "the directory is named"
 
 # Misbehaving servers, through tests/cli/fault_proxy.mjs (start_proxy in lib.sh sets $P,
 # its endpoint, and $proxy, its pid).

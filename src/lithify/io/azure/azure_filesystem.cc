@@ -264,7 +264,14 @@ class AzureFileSystem final : public FileSystem {
     LITHIFY_ASSIGN_OR_RETURN(Location loc, Parse(path));
     if (loc.key.empty()) return Status::InvalidArgument("{}: is a container, not a blob", path);
     LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Properties(loc));
-    if (r.status == 404 && ErrorCode(r) != "ContainerNotFound") return Status::NotFound("{}: not found", path);
+    if (r.status == 404 && ErrorCode(r) != "ContainerNotFound") {
+      // Say when the name is a "directory" (blobs below it), which "not found" would hide.
+      auto info = Head(path);
+      if (info.ok() && info->is_dir) {
+        return Status::NotFound("{}: is a directory (there are blobs below this name), not a blob", path);
+      }
+      return Status::NotFound("{}: not found", path);
+    }
     if (r.status != 200) return ErrorFor("HEAD", path, r);
     const uint64_t size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
     return std::unique_ptr<RandomAccessFile>(

@@ -247,7 +247,7 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     c.loc = &loc;
     c.key = loc.key;
     LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Send(c));
-    if (r.status == 404) return Status::NotFound("{}: not found", path);
+    if (r.status == 404) return NotAnObject(path);
     if (r.status != 200) return HeadError(loc, path, r);
     uint64_t size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
     return std::unique_ptr<RandomAccessFile>(
@@ -351,6 +351,17 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
 
   // Whether the object at `path` holds exactly `data`.
   bool SameContent(std::string_view path, ByteView data) { return http::SameContent(this, path, data); }
+
+  // The error for reading a key that holds no object: NotFound, saying when the key is a
+  // "directory" (objects exist below it), which a plain "not found" would hide.
+  Status NotAnObject(std::string_view path) {
+    auto info = Head(path);
+    if (info.ok() && info->is_dir) {
+      return Status::NotFound("{}: is a directory (there are objects below this key), not an object", path);
+    }
+    if (!info.ok() && !info.status().IsNotFound()) return info.status();
+    return Status::NotFound("{}: not found", path);
+  }
 
   // A HEAD reply has no body, so S3's error code and message are not in it: ask again
   // with a one-byte GET, whose reply carries them (only on the error path).
