@@ -30,6 +30,11 @@ cmp -s "$OUT" "$D/count.az" && echo "ok: az:// and https:// count the same rows"
 vacuum_and_empty "the deleted blobs are gone from the container"
 
 # Bad input names the URI and the server's message.
+# A name that is a "directory": a folder of blobs that is not a table, a folder read as a file.
+run 1 "scan of a folder that is not a table" -- "$LITHIFY" scan "az://$C/$prefix"
+expect "$ERR" "az://$C/$prefix: not a table" "a folder of blobs is not a table, named"
+run 1 "parquet cat of a directory name" -- "$LITHIFY" parquet cat "az://$C/$prefix/t/_delta_log"
+expect "$ERR" "az://$C/$prefix/t/_delta_log: is a directory \\(there are blobs below this name\\), not a blob" "a directory name is named as one"
 run 1 "scan of a missing container" -- "$LITHIFY" scan "az://lithify-no-such-container-$$/t"
 expect "$ERR" "lithify-no-such-container-$$" "missing container is named"
 expect "$ERR" "ContainerNotFound" "missing container: the server's code"
@@ -63,15 +68,13 @@ expect "$OUT" "^10$" "a SAS token reads what it wrote"
 run 1 "scan with a forged SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="sv=2021-08-06&ss=b&srt=sco&sp=rl&se=2099-01-01T00%3A00%3A00Z&sig=Zm9yZ2Vk" "$LITHIFY" scan "$ST" --count
 expect "$ERR" "access denied" "a forged SAS token is refused by the server"
 
-# Every successful PUT's reply is lost (tests/cli/s3_proxy.mjs in front of Azurite): the
+# Every successful PUT's reply is lost (tests/cli/fault_proxy.mjs in front of Azurite): the
 # retried commit meets its own blob and reads it back (the same bytes: the commit is
 # ours), so create and appends succeed once each.
 if command -v node >/dev/null; then
   endpoint_host=${LITHIFY_AZURE_BLOB_ENDPOINT%/*}
-  node "$(dirname "$0")/s3_proxy.mjs" "$endpoint_host" lose-replies >"$D/proxy.port" 2>"$D/proxy.err" &
-  proxy=$!
-  for _ in $(seq 1 100); do [[ -s "$D/proxy.port" ]] && break; sleep 0.05; done
-  P="http://127.0.0.1:$(cat "$D/proxy.port")/$acct"
+  start_proxy "$endpoint_host" --lose-put 1 --once-per-key
+  P="$P/$acct"
   LR="az://$C/$prefix/lost"
   lost_replies_writes "$LR" LITHIFY_AZURE_BLOB_ENDPOINT="$P"
   kill "$proxy"; wait "$proxy" 2>/dev/null

@@ -33,6 +33,9 @@ reject() {
 #   lost_replies_writes TABLE VAR=ENDPOINT  create + 2 appends through a reply-losing proxy
 #   lost_replies_check TABLE          ... and each append is there once
 #   append_race TABLE WRITERS ROUNDS  concurrent appends, every one committed exactly once
+#   start_proxy URL FLAG...           tests/cli/fault_proxy.mjs in front of URL: sets $P (its
+#                                     endpoint) and $proxy (its pid); stop: kill "$proxy"
+#   faults_logged LOG KIND...         the proxy's --log LOG records each KIND at least once
 same() {
   local what=$1; shift 2
   "$@" "$L" >"$OUT.local" 2>"$ERR" || { echo "FAIL: $what (local)"; cat "$ERR"; fail=1; return; }
@@ -110,4 +113,19 @@ append_race() {
   n=$(grep -o '"operation":"WRITE"' "$OUT" | wc -l)
   [[ $n == $((writers * rounds)) ]] && echo "ok: race: $n WRITE commits" ||
     { echo "FAIL: race: $n WRITE commits, wanted $((writers * rounds))"; fail=1; }
+}
+start_proxy() {
+  local url=$1; shift
+  rm -f "$D/proxy.port"
+  node "$(dirname "${BASH_SOURCE[0]}")/fault_proxy.mjs" "$url" "$@" >"$D/proxy.port" 2>"$D/proxy.err" &
+  proxy=$!
+  for _ in $(seq 1 100); do [[ -s "$D/proxy.port" ]] && break; sleep 0.05; done
+  P="http://127.0.0.1:$(cat "$D/proxy.port")"
+}
+faults_logged() {
+  local log=$1 kind n; shift
+  for kind in "$@"; do
+    n=$(grep -c "\"fault\":\"$kind\"" "$log" 2>/dev/null)
+    [[ ${n:-0} -gt 0 ]] && echo "ok: the proxy injected $kind ($n times)" || { echo "FAIL: the proxy injected no $kind"; fail=1; }
+  done
 }

@@ -27,20 +27,25 @@ run 1 "scan with a wrong secret" -- env AWS_SECRET_ACCESS_KEY=wrong "$LITHIFY" s
 expect "$ERR" "SignatureDoesNotMatch" "a wrong secret gives the server's code"
 run 1 "scan without credentials" -- env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY HOME="$D" "$LITHIFY" scan "$R"
 expect "$ERR" "no S3 credentials" "missing credentials are named"
+# A malformed region is refused naming its setting; a well-formed unknown one is the server's
+# to refuse (RGW serves any region name in the signature's scope, so none to test here).
+run 1 "scan with a malformed region" -- env AWS_REGION="eu west/1" "$LITHIFY" scan "$R" --count
+expect "$ERR" "AWS_REGION 'eu west/1': not a region name" "a malformed region names AWS_REGION"
+# A key that is a "directory": a folder of objects that is not a table, a folder read as a
+# file, a data-file folder read as a table. Each fails at once naming the URI.
+run 1 "scan of a folder that is not a table" -- "$LITHIFY" scan "s3://$LITHIFY_TEST_S3_BUCKET/$prefix"
+expect "$ERR" "s3://$LITHIFY_TEST_S3_BUCKET/$prefix: not a table" "a folder of objects is not a table, named"
+run 1 "parquet cat of a directory key" -- "$LITHIFY" parquet cat "$R/_delta_log"
+expect "$ERR" "$R/_delta_log: is a directory \\(there are objects below this key\\), not an object" "a directory key is named as one"
+run 1 "files of a directory inside a table" -- "$LITHIFY" files "$R/_delta_log"
+expect "$ERR" "$R/_delta_log: not a table" "the directory is named"
 
-# Misbehaving servers, through tests/cli/s3_proxy.mjs. proxy MODE starts one and sets
-# $P (its endpoint) and $proxy (its pid).
-proxy() {
-  rm -f "$D/proxy.port"
-  node "$(dirname "$0")/s3_proxy.mjs" "$AWS_ENDPOINT_URL" "$1" >"$D/proxy.port" 2>"$D/proxy.err" &
-  proxy=$!
-  for _ in $(seq 1 100); do [[ -s "$D/proxy.port" ]] && break; sleep 0.05; done
-  P="http://127.0.0.1:$(cat "$D/proxy.port")"
-}
+# Misbehaving servers, through tests/cli/fault_proxy.mjs (start_proxy in lib.sh sets $P,
+# its endpoint, and $proxy, its pid).
 if command -v node >/dev/null; then
   # A server that ignores If-None-Match (refused conditional PUTs answered 200) is detected
   # before the first commit: commits are refused unless LITHIFY_S3_UNSAFE_COMMITS=1.
-  proxy ignore-condition
+  start_proxy "$AWS_ENDPOINT_URL" --ignore-condition
   U="s3://$LITHIFY_TEST_S3_BUCKET/$prefix/unsafe"
   run 1 "create through a server ignoring If-None-Match" -- env AWS_ENDPOINT_URL="$P" "$LITHIFY" create "$U" --schema "id long"
   expect "$ERR" "ignores If-None-Match.*LITHIFY_S3_UNSAFE_COMMITS=1" "the refusal names the problem and the override"
@@ -49,11 +54,30 @@ if command -v node >/dev/null; then
   kill "$proxy"; wait "$proxy" 2>/dev/null
   # Every successful PUT's reply is lost: the retried commit meets its own object and reads
   # it back (the same bytes: the commit is ours), so create and appends succeed once each.
-  proxy lose-replies
+  start_proxy "$AWS_ENDPOINT_URL" --lose-put 1 --once-per-key
   LR="s3://$LITHIFY_TEST_S3_BUCKET/$prefix/lost"
   lost_replies_writes "$LR" AWS_ENDPOINT_URL="$P"
   kill "$proxy"; wait "$proxy" 2>/dev/null
   lost_replies_check "$LR"
+  # Every kind of fault at once (seeded): 500s, 503 SlowDown, delays, connections cut before
+  # and after the server applied the request. Each command retries through them; the table
+  # ends with each acknowledged write once.
+  start_proxy "$AWS_ENDPOINT_URL" --seed 3 --error 0.1 --slowdown 0.1 --delay 0.1 --delay-ms 50 \
+    --drop-before 0.1 --drop-after 0.1 --log "$D/faults.log"
+  FT="s3://$LITHIFY_TEST_S3_BUCKET/$prefix/faults"
+  lost_replies_writes "$FT" AWS_ENDPOINT_URL="$P"
+  run 0 "delete through the faulty proxy" -- env AWS_ENDPOINT_URL="$P" "$LITHIFY" delete "$FT" --where "id < 5"
+  kill "$proxy"; wait "$proxy" 2>/dev/null
+  faults_logged "$D/faults.log" error slowdown delay drop-before drop-after
+  # The same writes on a local table give the rows to expect.
+  lost_replies_writes "$D/faults-local" X=1 >/dev/null
+  "$LITHIFY" delete "$D/faults-local" --where "id < 5" >/dev/null
+  want=$("$LITHIFY" scan "$D/faults-local" --count)
+  run 0 "faults: rows" -- "$LITHIFY" scan "$FT" --count
+  expect "$OUT" "^$want$" "faults: each acknowledged write's rows once ($want)"
+  run 0 "faults: history" -- "$LITHIFY" describe history "$FT" --json
+  n="$(grep -o '"operation":"WRITE"' "$OUT" | wc -l) $(grep -o '"operation":"DELETE"' "$OUT" | wc -l)"
+  [[ $n == "2 1" ]] && echo "ok: faults: 2 WRITE and 1 DELETE commits" || { echo "FAIL: faults: WRITE and DELETE commits $n, wanted 2 1"; fail=1; }
 else
   echo "FAIL: node not found (scripts/install-deps.sh installs it)"; fail=1
 fi

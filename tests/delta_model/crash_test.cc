@@ -9,10 +9,19 @@
 // before the operation, or the one after it when the commit itself landed -- with exactly
 // that version's rows. Files the crash orphaned are never referenced by the log (they are
 // left for VACUUM), every referenced file exists, and a later write still succeeds.
+//
+// Built twice: on the memory file system (delta_crash_test), and with LITHIFY_CRASH_S3 on
+// the S3 test server (delta_crash_s3_test, label s3): the same decorator wraps the S3
+// FileSystem, each run gets a fresh prefix, and a crash step that `lands` is a PUT whose
+// reply was lost. On S3 fewer cases run and only some crash points (CrashPointChosen): each
+// point costs a table setup over HTTP.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -29,12 +38,63 @@
 #include "lithify/delta/snapshot.h"
 #include "lithify/io/fault_injection.h"
 #include "lithify/io/filesystem.h"
+#ifdef LITHIFY_CRASH_S3
+#include "lithify/io/s3/s3_filesystem.h"
+#endif
 #include "tests/delta_write/validator.h"
 
 namespace lithify {
 namespace {
 
-constexpr const char* kRoot = "/t";
+// Where the running case's table and inputs live (fresh for every run, see FreshStore).
+struct Place {
+  std::string root = "/t";
+  std::string in = "/in";
+};
+Place g_place;
+const std::string& Root() { return g_place.root; }
+std::string In(const std::string& name) { return io::JoinPath(g_place.in, name); }
+
+#ifdef LITHIFY_CRASH_S3
+// Crash points per variant on S3: spread evenly, plus always the last three steps (where
+// the commit and the checkpoint hint are written).
+constexpr int64_t kS3PointsPerVariant = 6;
+bool CrashPointChosen(int64_t k, int64_t steps, bool lands) {
+  const int64_t stride = std::max<int64_t>(1, steps / kS3PointsPerVariant);
+  return k >= steps - 3 || k % stride == (lands ? stride / 2 : 0);
+}
+// The S3 FileSystem of the test server, and a new empty prefix in its bucket.
+std::shared_ptr<io::FileSystem> FreshStore() {
+  static std::shared_ptr<io::FileSystem> fs;
+  static std::string base;
+  static int n = 0;
+  const char* bucket = std::getenv("LITHIFY_TEST_S3_BUCKET");
+  if (bucket == nullptr || *bucket == '\0') {
+    ADD_FAILURE() << "no S3 test server: LITHIFY_TEST_S3_BUCKET is not set (scripts/servers.sh start, then "
+                     "source build/servers/env; or leave these tests out with ctest -LE s3)";
+    return nullptr;
+  }
+  if (!fs) {
+    auto o = io::s3::S3OptionsFromEnvironment();
+    if (!o.ok()) {
+      ADD_FAILURE() << o.status().ToString();
+      return nullptr;
+    }
+    fs = io::s3::NewS3FileSystem(*o);
+    base = std::string("s3://") + bucket + "/crash-" + std::to_string(getpid()) + "-" +
+           std::to_string(std::random_device{}());
+  }
+  const std::string dir = base + "/" + std::to_string(n++);
+  g_place = {dir + "/t", dir + "/in"};
+  return fs;
+}
+#else
+bool CrashPointChosen(int64_t, int64_t, bool) { return true; }
+std::shared_ptr<io::FileSystem> FreshStore() {
+  g_place = {};
+  return io::NewMemoryFileSystem();
+}
+#endif
 
 struct TableState {
   int64_t version = -1;
@@ -43,21 +103,21 @@ struct TableState {
 
 std::vector<std::string> SortedRows(io::FileSystem* fs) {
   commands::testing::Lines out;
-  auto r = commands::Scan(fs, kRoot, commands::ScanOptions{}, out.sink.get());
+  auto r = commands::Scan(fs, Root(), commands::ScanOptions{}, out.sink.get());
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   std::sort(out.lines.begin(), out.lines.end());
   return out.lines;
 }
 
 TableState Observe(io::FileSystem* fs) {
-  auto snap = delta::Snapshot::Load(fs, kRoot);
+  auto snap = delta::Snapshot::Load(fs, Root());
   EXPECT_TRUE(snap.ok()) << snap.status().ToString();
   if (!snap.ok()) return {};
   // Every referenced data file exists (orphans may exist; references to missing files may not).
   for (const auto& f : (*snap)->files()) {
-    EXPECT_TRUE(fs->Head(io::JoinPath(kRoot, f.path)).ok()) << "missing data file " << f.path;
+    EXPECT_TRUE(fs->Head(io::JoinPath(Root(), f.path)).ok()) << "missing data file " << f.path;
   }
-  Status valid = delta_write::ValidateDeltaTable(fs, kRoot);
+  Status valid = delta_write::ValidateDeltaTable(fs, Root());
   EXPECT_TRUE(valid.ok()) << valid.ToString();
   return {(*snap)->version(), SortedRows(fs)};
 }
@@ -82,15 +142,15 @@ void Setup(io::FileSystem* fs, bool deletion_vectors, bool partitioned,
   if (partitioned) spec.partition_columns = {"grp"};
   if (deletion_vectors) spec.properties["delta.enableDeletionVectors"] = "true";
   for (const auto& [k, v] : properties) spec.properties[k] = v;
-  auto created = commands::CreateTable(fs, kRoot, spec);
+  auto created = commands::CreateTable(fs, Root(), spec);
   ASSERT_TRUE(created.ok()) << created.status().ToString();
   for (int batch = 0; batch < 2; ++batch) {
-    std::string input = "/in/setup" + std::to_string(batch) + ".jsonl";
+    std::string input = In("setup" + std::to_string(batch) + ".jsonl");
     ASSERT_TRUE(WriteJsonl(fs, input, batch * 100, 40).ok());
     commands::AppendSpec append;
     append.inputs = {input};
     append.format = commands::InputFormat::kJsonl;
-    auto r = commands::AppendRows(fs, kRoot, append);
+    auto r = commands::AppendRows(fs, Root(), append);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
 }
@@ -98,21 +158,21 @@ void Setup(io::FileSystem* fs, bool deletion_vectors, bool partitioned,
 using Operation = std::function<Status(io::FileSystem*)>;
 
 Status DoAppend(io::FileSystem* fs) {
-  LITHIFY_RETURN_NOT_OK(WriteJsonl(fs, "/in/new.jsonl", 1000, 25));
+  LITHIFY_RETURN_NOT_OK(WriteJsonl(fs, In("new.jsonl"), 1000, 25));
   commands::AppendSpec append;
-  append.inputs = {"/in/new.jsonl"};
+  append.inputs = {In("new.jsonl")};
   append.format = commands::InputFormat::kJsonl;
-  return commands::AppendRows(fs, kRoot, append).status();
+  return commands::AppendRows(fs, Root(), append).status();
 }
 
 Status DoDeleteSimple(io::FileSystem* fs) {
   commands::DeleteSpec spec;
   spec.predicate = "id < 20 OR grp = 'g1'";
-  return commands::DeleteRows(fs, kRoot, spec).status();
+  return commands::DeleteRows(fs, Root(), spec).status();
 }
 
 Status DoCheckpoint(io::FileSystem* fs) {
-  LITHIFY_ASSIGN_OR_RETURN(auto snap, delta::Snapshot::Load(fs, kRoot, delta::VersionSpec::Latest(),
+  LITHIFY_ASSIGN_OR_RETURN(auto snap, delta::Snapshot::Load(fs, Root(), delta::VersionSpec::Latest(),
                                                             {delta::StatsMode::kRaw}));
   return delta::WriteCheckpoint(*snap, 1767225600000).status();
 }
@@ -126,7 +186,7 @@ void SetupForOptimize(io::FileSystem* fs) {
   spec.schema = *schema;
   spec.partition_columns = {"grp"};
   spec.properties["delta.enableDeletionVectors"] = "true";
-  ASSERT_TRUE(commands::CreateTable(fs, kRoot, spec).ok());
+  ASSERT_TRUE(commands::CreateTable(fs, Root(), spec).ok());
   for (int batch = 0; batch < 4; ++batch) {
     std::string text;
     for (int i = 0; i < 12; ++i) {
@@ -134,17 +194,17 @@ void SetupForOptimize(io::FileSystem* fs) {
       text += "{\"id\":" + std::to_string(id) + ",\"grp\":\"g" + std::to_string(id % 2) + "\",\"v\":\"value " +
               std::to_string(id) + "\"}\n";
     }
-    const std::string input = "/in/opt" + std::to_string(batch) + ".jsonl";
+    const std::string input = In("opt" + std::to_string(batch) + ".jsonl");
     ASSERT_TRUE(fs->WriteFile(input, AsBytes(text)).ok());
     commands::AppendSpec append;
     append.inputs = {input};
     append.format = commands::InputFormat::kJsonl;
-    auto r = commands::AppendRows(fs, kRoot, append);
+    auto r = commands::AppendRows(fs, Root(), append);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
   commands::DeleteSpec del;
   del.predicate = "id = 101 OR id = 103";
-  auto d = commands::DeleteRows(fs, kRoot, del);
+  auto d = commands::DeleteRows(fs, Root(), del);
   ASSERT_TRUE(d.ok()) << d.status().ToString();
   ASSERT_EQ(d->metrics.at("numDeletionVectorsAdded"), 1);
 }
@@ -152,7 +212,7 @@ void SetupForOptimize(io::FileSystem* fs) {
 Status DoOptimize(io::FileSystem* fs) {
   commands::OptimizeSpec spec;
   spec.threads = 1;  // one IO order, so crash point k is the same step in every run
-  LITHIFY_ASSIGN_OR_RETURN(commands::OptimizeResult r, commands::Optimize(fs, kRoot, spec));
+  LITHIFY_ASSIGN_OR_RETURN(commands::OptimizeResult r, commands::Optimize(fs, Root(), spec));
   if (r.versions.size() != 1) return Status::Internal("OPTIMIZE committed {} versions, expected 1", r.versions.size());
   return Status::OK();
 }
@@ -166,13 +226,13 @@ void SetupForAutoCompact(io::FileSystem* fs) {
 }
 
 Status DoAppendWithAutoCompact(io::FileSystem* fs) {
-  LITHIFY_RETURN_NOT_OK(WriteJsonl(fs, "/in/ac.jsonl", 2000, 30));
+  LITHIFY_RETURN_NOT_OK(WriteJsonl(fs, In("ac.jsonl"), 2000, 30));
   commands::AppendSpec append;
-  append.inputs = {"/in/ac.jsonl"};
+  append.inputs = {In("ac.jsonl")};
   append.format = commands::InputFormat::kJsonl;
   append.auto_compact.planner.min_num_files = 3;
   append.auto_compact.threads = 1;
-  LITHIFY_ASSIGN_OR_RETURN(commands::AppendResult r, commands::AppendRows(fs, kRoot, append));
+  LITHIFY_ASSIGN_OR_RETURN(commands::AppendResult r, commands::AppendRows(fs, Root(), append));
   if (r.auto_compaction_warning) return Status::IOError("{}", *r.auto_compaction_warning);
   if (!r.auto_compaction || r.auto_compaction->versions.size() != 1) {
     return Status::Internal("auto compaction did not commit once");
@@ -204,7 +264,8 @@ void CrashAtEveryStep(const Case& c) {
   TableState before, after;
   int64_t steps = 0;
   {
-    auto base = io::NewMemoryFileSystem();
+    auto base = FreshStore();
+    ASSERT_TRUE(base);
     setup(base.get());
     before = Observe(base.get());
     io::FaultInjectingFileSystem counting(base.get());
@@ -221,9 +282,11 @@ void CrashAtEveryStep(const Case& c) {
   int crashes = 0;
   for (bool lands : {false, true}) {
     for (int64_t k = 0; k < steps; ++k) {
+      if (!CrashPointChosen(k, steps, lands)) continue;
       SCOPED_TRACE("crash after " + std::to_string(k) + " of " + std::to_string(steps) +
                    " IO steps" + (lands ? " (the crashing write landed)" : ""));
-      auto base = io::NewMemoryFileSystem();
+      auto base = FreshStore();
+      ASSERT_TRUE(base);
       setup(base.get());
       io::FaultInjectingFileSystem faulty(base.get());
       faulty.CrashAfter(k, lands);
@@ -249,6 +312,13 @@ void CrashAtEveryStep(const Case& c) {
   ::testing::Test::RecordProperty(std::string(c.name) + "_crash_points", crashes);
 }
 
+#ifdef LITHIFY_CRASH_S3
+// On S3: the commit paths (a data file PUT, the put-if-absent commit, the checkpoint and its
+// hint); OPTIMIZE and auto compaction repeat these steps with more files (memory only).
+TEST(CrashSafetyS3, Append) { CrashAtEveryStep({"append", DoAppend, false, true}); }
+TEST(CrashSafetyS3, DeleteWithDeletionVectors) { CrashAtEveryStep({"delete-dv", DoDeleteSimple, true, false}); }
+TEST(CrashSafetyS3, Checkpoint) { CrashAtEveryStep({"checkpoint", DoCheckpoint, true, true}); }
+#else
 TEST(CrashSafety, Append) { CrashAtEveryStep({"append", DoAppend, false, true}); }
 TEST(CrashSafety, DeleteWithDeletionVectors) { CrashAtEveryStep({"delete-dv", DoDeleteSimple, true, false}); }
 TEST(CrashSafety, DeleteCopyOnWrite) { CrashAtEveryStep({"delete-cow", DoDeleteSimple, false, true}); }
@@ -259,6 +329,8 @@ TEST(CrashSafety, AppendWithAutoCompaction) {
   CrashAtEveryStep({"append-auto-compact", DoAppendWithAutoCompact, false, true, SetupForAutoCompact, false, true});
 }
 TEST(CrashSafety, Optimize) { CrashAtEveryStep({"optimize", DoOptimize, true, true, SetupForOptimize, true}); }
+
+#endif
 
 }  // namespace
 }  // namespace lithify

@@ -12,7 +12,10 @@
 // Tables cover: every Delta type, partitioning with awkward values, deletion vectors, row
 // tracking with in-commit timestamps and frequent checkpoints, column mapping, clustering.
 //
-// Usage: node model.mjs [--seed N] [--steps N] [--tables name,...] [--keep]
+// With --s3 the tables live under a fresh s3:// prefix on the S3 test server (scripts/servers.sh
+// env) and the same checks run there (the DuckDB oracle reads a downloaded copy of each file).
+//
+// Usage: node model.mjs [--seed N] [--steps N] [--tables name,...] [--s3] [--keep]
 //   LITHIFY=path/to/lithify  LITHIFY_VALIDATE=path/to/delta_validate
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +24,7 @@ import { runCommand, lithifyPath } from '../oracle/run.mjs';
 import { mulberry32 } from './random.mjs';
 import { openDuckDB, readParquetCanonical } from '../oracle/canonical.mjs';
 import { compareCanonical, formatDiffs, splitLines } from '../oracle/compare.mjs';
+import { openStore, s3TestRoot } from './store.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -30,6 +34,7 @@ const opt = (name, dflt) => {
 const seed = Number(opt('seed', process.env.LITHIFY_MODEL_SEED || 7));
 const steps = Number(opt('steps', process.env.LITHIFY_MODEL_STEPS || 24));
 const keep = args.includes('--keep');
+const onS3 = args.includes('--s3');
 const lithify = lithifyPath();
 const validator = process.env.LITHIFY_VALIDATE || '';
 
@@ -186,14 +191,14 @@ async function checkValidator(table, label) {
 }
 
 // Every live data file: DuckDB's reading equals `lithify parquet cat`.
-async function checkFilesWithDuckDB(con, table, label) {
+async function checkFilesWithDuckDB(con, store, table, tmp, label) {
   const r = await lith(['files', table, '--json']);
   const listing = JSON.parse(r.stdout);
   const files = (listing.files || listing).map((f) => f.path);
   for (const rel of files) {
-    const file = path.join(table, rel);
+    const file = store.join(table, rel);
     const ours = await lith(['parquet', 'cat', file, '--format', 'jsonl']);
-    const theirs = await readParquetCanonical(con, file);
+    const theirs = await readParquetCanonical(con, await store.localCopy(file, tmp));
     const c = compareCanonical(theirs.lines, splitLines(ours.stdout),
       { float32Paths: theirs.float32Paths, float16Paths: theirs.float16Paths });
     if (!c.equal) throw new Error(`${label}: ${rel}: DuckDB and lithify differ:\n${formatDiffs(c).join('\n')}`);
@@ -219,8 +224,9 @@ const TABLES = {
   clustered: { create: ['--cluster-by', 'id,i32', '--property', 'delta.enableDeletionVectors=true'] },
 };
 
-async function runTable(name, spec, root, con) {
-  const table = path.join(root, name);
+async function runTable(name, spec, root, tmp, con) {
+  const store = openStore(root);
+  const table = store.join(root, name);
   let model = [];
   await lith(['create', table, '--schema', SCHEMA, ...spec.create]);
   await checkScan(table, model, `${name} after create`);
@@ -230,7 +236,7 @@ async function runTable(name, spec, root, con) {
     let label;
     if (r < 0.45 || model.length === 0) {
       const rows = Array.from({ length: randInt(1, 40) }, randomRow);
-      const input = path.join(root, `${name}-${step}.jsonl`);
+      const input = path.join(tmp, `${name}-${step}.jsonl`);
       fs.writeFileSync(input, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
       await lith(['append', table, '--from', input]);
       // A partition value that is the empty string reads back as null (Delta's rule).
@@ -257,21 +263,22 @@ async function runTable(name, spec, root, con) {
     await checkScan(table, model, where);
     await checkValidator(table, where);
   }
-  const files = await checkFilesWithDuckDB(con, table, name);
+  const files = await checkFilesWithDuckDB(con, store, table, tmp, name);
   return { steps: log.length, rows: model.length, files };
 }
 
 async function main() {
   const only = opt('tables', '');
   const names = only ? only.split(',') : Object.keys(TABLES);
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lithify-model-'));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lithify-model-'));
+  const root = onS3 ? s3TestRoot('model') : tmp;
   const con = await openDuckDB();
   let failed = 0;
   try {
     for (const name of names) {
       rand = mulberry32(seed * 1000 + names.indexOf(name));
       try {
-        const r = await runTable(name, TABLES[name], root, con);
+        const r = await runTable(name, TABLES[name], root, tmp, con);
         console.log(`PASS ${name}: ${r.steps} steps, ${r.rows} live rows, ${r.files} data files checked with DuckDB`);
       } catch (e) {
         failed++;
@@ -280,7 +287,7 @@ async function main() {
     }
   } finally {
     con.closeSync?.();
-    if (!keep && !failed) fs.rmSync(root, { recursive: true, force: true });
+    if (!keep && !failed) fs.rmSync(tmp, { recursive: true, force: true });
     else console.log(`tables kept in ${root}`);
   }
   console.log(`${names.length - failed} of ${names.length} tables passed (seed ${seed}, ${steps} steps each)`);

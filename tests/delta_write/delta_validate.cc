@@ -1,10 +1,13 @@
 // delta_validate TABLE: runs the Delta log validator (validator.h) on a table directory
-// and prints every violation, one per line ("[rule] message"). Exit 0 when the table
+// or an object-store URI (s3://, abfss://, ... through the io registry) and prints every violation, one per line ("[rule] message"). Exit 0 when the table
 // violates no rule, 1 on violations or when the table cannot be read, 2 on usage errors.
 #include <cstdio>
 #include <string>
 
+#include "lithify/io/azure/azure_filesystem.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/io/registry.h"
+#include "lithify/io/s3/s3_filesystem.h"
 #include "tests/delta_write/validator.h"
 
 int main(int argc, char** argv) {
@@ -12,8 +15,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: delta_validate TABLE\n");
     return 2;
   }
-  auto fs = lithify::io::NewLocalFileSystem();
-  auto violations = lithify::delta_write::CheckDeltaTable(fs.get(), argv[1]);
+  lithify::io::s3::RegisterS3FileSystem();
+  lithify::io::azure::RegisterAzureFileSystem();
+  auto opened = lithify::io::OpenFileSystem(argv[1]);
+  if (!opened.ok()) {
+    std::fprintf(stderr, "delta_validate: %s\n", opened.status().ToString().c_str());
+    return 1;
+  }
+  auto violations = lithify::delta_write::CheckDeltaTable(opened->fs.get(), opened->path);
   if (!violations.ok()) {
     std::fprintf(stderr, "delta_validate: %s\n", violations.status().ToString().c_str());
     return 1;

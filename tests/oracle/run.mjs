@@ -13,11 +13,12 @@ export function lithifyPath() {
 
 /**
  * Runs a command; resolves { code, signal, stdout (string), stderr, timedOut, stdoutBytes, truncated }.
- * stdout beyond maxBytes is counted (and newlines counted) but not kept.
+ * stdout beyond maxBytes is counted (and newlines counted) but not kept. `env`: variables added to
+ * (or replacing) this process's environment for the child.
  */
-export function runCommand(cmd, args, { timeoutSec = 60, maxBytes = 256 * 1024 * 1024 } = {}) {
+export function runCommand(cmd, args, { timeoutSec = 60, maxBytes = 256 * 1024 * 1024, env = undefined } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
     const chunks = [];
     let kept = 0;
     let total = 0;

@@ -187,7 +187,14 @@ std::string MultiPartCheckpointFileName(int64_t version, int32_t part, int32_t n
 
 Result<std::optional<LastCheckpointHint>> ReadLastCheckpoint(io::FileSystem* fs,
                                                              std::string_view log_dir) {
-  auto data = fs->ReadFile(io::JoinPath(log_dir, "_last_checkpoint"));
+  // Every checkpoint rewrites the hint in place. On an object store a reader can meet the
+  // replacement between opening the object and reading it (the read then fails rather than
+  // mix versions, io/s3): read it again, it is whole by then. Found by delta_write_concurrency_s3.
+  const std::string hint_path = io::JoinPath(log_dir, "_last_checkpoint");
+  auto data = fs->ReadFile(hint_path);
+  for (int again = 0; again < 3 && !data.ok() && !data.status().IsNotFound(); ++again) {
+    data = fs->ReadFile(hint_path);
+  }
   if (!data.ok()) {
     if (data.status().IsNotFound()) return std::optional<LastCheckpointHint>();
     return data.status();

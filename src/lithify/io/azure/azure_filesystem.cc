@@ -33,6 +33,9 @@ namespace {
 // A service version every Blob endpoint of today answers (and Azurite, which is started
 // with --skipApiVersionCheck in the tests anyway).
 constexpr char kApiVersion[] = "2021-08-06";
+// List Blobs with `startFrom` (the first name to list, inclusive; it composes with `marker`):
+// the service version that brought it (the Azure SDKs send it from this one).
+constexpr char kStartFromApiVersion[] = "2026-02-06";
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -163,9 +166,10 @@ class AzureFileSystem final : public FileSystem {
     std::string method = "GET";
     const Location* loc = nullptr;
     bool container_level = false;  // a request on the container (List Blobs), not a blob
-    std::map<std::string, std::string> query;    // decoded; names lower case
+    std::map<std::string, std::string> query;    // decoded; names as sent (signed in lower case)
     std::map<std::string, std::string> headers;  // names lower case
     ByteView body;
+    const char* api_version = kApiVersion;  // x-ms-version
   };
 
   // Sends `call` with retries (io/http/retry.h; `*uncertain` as there).
@@ -238,10 +242,16 @@ class AzureFileSystem final : public FileSystem {
   Result<std::vector<FileInfo>> ListFrom(std::string_view dir, std::string_view start_after) override {
     LITHIFY_ASSIGN_OR_RETURN(Location loc, Parse(dir));
     const std::string prefix = loc.key.empty() ? "" : loc.key + "/";
+    // The service starts at the name after `start_after` (a service that ignores startFrom
+    // lists everything: the filter below keeps the result the same either way).
+    std::string start_from;
+    if (start_after.substr(0, loc.base.size()) == loc.base && start_after.size() > loc.base.size()) {
+      start_from = std::string(start_after.substr(loc.base.size()));
+    }
     std::vector<FileInfo> out;
     std::string marker;
     do {
-      LITHIFY_ASSIGN_OR_RETURN(ListPage page, List(loc, prefix, "/", marker, o_.list_page_size));
+      LITHIFY_ASSIGN_OR_RETURN(ListPage page, List(loc, prefix, "/", marker, o_.list_page_size, start_from));
       for (auto& f : page.blobs) {
         if (f.path.size() <= prefix.size()) continue;  // the marker blob of `dir` itself
         f.path = loc.Uri(f.path);
@@ -264,7 +274,14 @@ class AzureFileSystem final : public FileSystem {
     LITHIFY_ASSIGN_OR_RETURN(Location loc, Parse(path));
     if (loc.key.empty()) return Status::InvalidArgument("{}: is a container, not a blob", path);
     LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Properties(loc));
-    if (r.status == 404 && ErrorCode(r) != "ContainerNotFound") return Status::NotFound("{}: not found", path);
+    if (r.status == 404 && ErrorCode(r) != "ContainerNotFound") {
+      // Say when the name is a "directory" (blobs below it), which "not found" would hide.
+      auto info = Head(path);
+      if (info.ok() && info->is_dir) {
+        return Status::NotFound("{}: is a directory (there are blobs below this name), not a blob", path);
+      }
+      return Status::NotFound("{}: not found", path);
+    }
     if (r.status != 200) return ErrorFor("HEAD", path, r);
     const uint64_t size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
     return std::unique_ptr<RandomAccessFile>(
@@ -384,8 +401,9 @@ class AzureFileSystem final : public FileSystem {
     return Send(c);
   }
 
+  // `start_from` (optional): list from this name on (inclusive), see kStartFromApiVersion.
   Result<ListPage> List(const Location& loc, const std::string& prefix, const std::string& delimiter,
-                        const std::string& marker, size_t max_results) {
+                        const std::string& marker, size_t max_results, const std::string& start_from = "") {
     Call c;
     c.loc = &loc;
     c.container_level = true;
@@ -395,6 +413,10 @@ class AzureFileSystem final : public FileSystem {
     if (!prefix.empty()) c.query["prefix"] = prefix;
     if (!delimiter.empty()) c.query["delimiter"] = delimiter;
     if (!marker.empty()) c.query["marker"] = marker;
+    if (!start_from.empty()) {
+      c.query["startFrom"] = start_from;
+      c.api_version = kStartFromApiVersion;
+    }
     LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Send(c));
     if (r.status != 200) return ErrorFor("LIST", loc.Uri(prefix), r);
     ListPage page;
@@ -423,7 +445,7 @@ class AzureFileSystem final : public FileSystem {
     req.method = call.method;
     req.headers = call.headers;
     req.headers["x-ms-date"] = http::HttpDate(std::time(nullptr));
-    req.headers["x-ms-version"] = kApiVersion;
+    req.headers["x-ms-version"] = call.api_version;
     req.body = call.body;
     req.timeout_ms = o_.request_timeout_ms;
     std::string query;
@@ -432,7 +454,13 @@ class AzureFileSystem final : public FileSystem {
       query += http::UriEncode(k, false) + "=" + http::UriEncode(v, false);
     }
     if (!o_.key.empty()) {
-      SignSharedKey(call.method, o_.account, o_.key, path, call.query, call.body.size(), &req.headers);
+      std::map<std::string, std::string> signed_query;  // SharedKey signs names in lower case
+      for (const auto& [k, v] : call.query) {
+        std::string name = k;
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        signed_query[name] = v;
+      }
+      SignSharedKey(call.method, o_.account, o_.key, path, signed_query, call.body.size(), &req.headers);
     } else if (!o_.sas_token.empty()) {
       query += (query.empty() ? "?" : "&") + o_.sas_token;
     }

@@ -12,8 +12,10 @@
 //                     opened ETag: a replaced blob fails the read instead of mixing
 //                     versions); ReadRanges coalesces and sends up to 8 at once
 //   ListRecursive     List Blobs (flat) pages of 5,000, marker paging; sorted
-//   ListFrom          List Blobs with delimiter '/', every page (the Blob service has no
-//                     start-after: entries up to `start_after` are filtered here)
+//   ListFrom          List Blobs with delimiter '/' and startFrom = the key of `start_after`
+//                     (x-ms-version 2026-02-06; inclusive), every page; entries up to
+//                     `start_after` are also filtered here, so a service that ignores
+//                     startFrom gives the same result after listing the whole directory
 //   Create            one Put Blob at Close below the block size; larger: Put Block as
 //                     blocks fill (up to 4 at once, in the background), Put Block List at
 //                     Close. Uncommitted blocks are never visible; an aborted or failed

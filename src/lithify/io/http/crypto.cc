@@ -33,6 +33,13 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<char*>(out), len);
 }
 
+std::string Md5(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), digest, &len, EVP_md5(), nullptr);
+  return std::string(reinterpret_cast<const char*>(digest), len);
+}
+
 std::string Md5Base64(ByteView data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;

@@ -18,6 +18,8 @@ std::string Hex(std::string_view bytes);
 std::string Sha256Hex(ByteView data);
 // The raw 32-byte HMAC-SHA256 of `data` under `key`.
 std::string HmacSha256(std::string_view key, std::string_view data);
+// The raw 16-byte MD5 of `data` (S3's multipart ETag is the MD5 of the parts' MD5s).
+std::string Md5(std::string_view data);
 // Base64 of the MD5 of `data` (Content-MD5 headers).
 std::string Md5Base64(ByteView data);
 // Standard Base64 (with padding) of `bytes`.

@@ -98,10 +98,26 @@ Result<S3Options> S3OptionsFromEnvironment() {
         profile, credentials_file);
   }
 
+  std::string region_from = "AWS_REGION";
   o.region = Env("AWS_REGION");
-  if (o.region.empty()) o.region = Env("AWS_DEFAULT_REGION");
-  if (o.region.empty()) o.region = Get(conf, "region");
+  if (o.region.empty()) {
+    o.region = Env("AWS_DEFAULT_REGION");
+    region_from = "AWS_DEFAULT_REGION";
+  }
+  if (o.region.empty()) {
+    o.region = Get(conf, "region");
+    region_from = "the region of profile '" + profile + "'";
+  }
   if (o.region.empty()) o.region = "us-east-1";
+  // A region becomes part of the host name and of the signature's scope: a malformed one
+  // would otherwise reach the server as an opaque 400 or a DNS failure. A well-formed
+  // unknown one is the server's to refuse (AWS: AuthorizationHeaderMalformed naming the
+  // region it expects; the error passes its message on).
+  if (o.region.size() > 64 ||
+      o.region.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
+    return Status::InvalidArgument("{} '{}': not a region name (lower-case letters, digits and '-', e.g. eu-west-1)",
+                                   region_from, o.region);
+  }
 
   o.endpoint = Env("AWS_ENDPOINT_URL_S3");
   if (o.endpoint.empty()) o.endpoint = Env("AWS_ENDPOINT_URL");

@@ -92,6 +92,9 @@ class S3OutputStream final : public http::PartedOutputStream {
   void AbortParts() override;
 
  private:
+  // Whether the object now at the key is the one these parts complete (MultipartETag and
+  // the size written), after a Complete whose first copy may have been applied.
+  bool CompletedByUs(const std::vector<std::string>& etags);
   static constexpr size_t kPartsInFlight = 4;
   S3FileSystem* fs_;
   Location loc_;
@@ -244,7 +247,7 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     c.loc = &loc;
     c.key = loc.key;
     LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Send(c));
-    if (r.status == 404) return Status::NotFound("{}: not found", path);
+    if (r.status == 404) return NotAnObject(path);
     if (r.status != 200) return HeadError(loc, path, r);
     uint64_t size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
     return std::unique_ptr<RandomAccessFile>(
@@ -348,6 +351,17 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
 
   // Whether the object at `path` holds exactly `data`.
   bool SameContent(std::string_view path, ByteView data) { return http::SameContent(this, path, data); }
+
+  // The error for reading a key that holds no object: NotFound, saying when the key is a
+  // "directory" (objects exist below it), which a plain "not found" would hide.
+  Status NotAnObject(std::string_view path) {
+    auto info = Head(path);
+    if (info.ok() && info->is_dir) {
+      return Status::NotFound("{}: is a directory (there are objects below this key), not an object", path);
+    }
+    if (!info.ok() && !info.status().IsNotFound()) return info.status();
+    return Status::NotFound("{}: not found", path);
+  }
 
   // A HEAD reply has no body, so S3's error code and message are not in it: ask again
   // with a one-byte GET, whose reply carries them (only on the error path).
@@ -579,12 +593,38 @@ Status S3OutputStream::CompleteParts(size_t count) {
   c.body = AsBytes(xml);
   c.sign_payload = true;
   c.headers["content-type"] = "application/xml";
-  LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c));
+  bool uncertain = false;
+  LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Send(c, &uncertain));
+  // When an earlier copy of the Complete may have been applied (our retry after a lost
+  // reply, or libcurl's own re-send, http.h), the upload is gone and S3 answers
+  // NoSuchUpload: the write succeeded if the object now there is the one our parts make.
+  if (uncertain && r.status == 404 && XmlFirst(r.body, "Code") == "NoSuchUpload") {
+    std::vector<std::string> etags;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      etags.assign(etags_.begin(), etags_.begin() + std::min(count, etags_.size()));
+    }
+    if (CompletedByUs(etags)) return Status::OK();
+  }
   // CompleteMultipartUpload can fail inside a 200 reply.
   if (r.status != 200 || r.body.find("<Error>") != std::string::npos) {
     return S3FileSystem::ErrorFor("CompleteMultipartUpload", path(), r);
   }
   return Status::OK();
+}
+
+bool S3OutputStream::CompletedByUs(const std::vector<std::string>& etags) {
+  const std::string want = MultipartETag(etags);
+  if (want.empty()) return false;
+  S3FileSystem::Call c;
+  c.method = "HEAD";
+  c.loc = &loc_;
+  c.key = loc_.key;
+  auto head = fs_->Send(c);
+  if (!head.ok() || head->status != 200) return false;
+  std::string etag = head->headers["etag"];
+  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') etag = etag.substr(1, etag.size() - 2);
+  return etag == want && std::strtoull(head->headers["content-length"].c_str(), nullptr, 10) == position();
 }
 
 void S3OutputStream::AbortParts() {
@@ -599,6 +639,27 @@ void S3OutputStream::AbortParts() {
 }
 
 }  // namespace
+
+std::string MultipartETag(const std::vector<std::string>& part_etags) {
+  std::string md5s;
+  for (std::string_view e : part_etags) {
+    if (e.size() >= 2 && e.front() == '"' && e.back() == '"') e = e.substr(1, e.size() - 2);
+    if (e.size() != 32) return {};
+    for (size_t i = 0; i < 32; i += 2) {
+      auto nibble = [](char ch) -> int {
+        if (ch >= '0' && ch <= '9') return ch - '0';
+        if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+        if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+        return -1;
+      };
+      const int hi = nibble(e[i]), lo = nibble(e[i + 1]);
+      if (hi < 0 || lo < 0) return {};
+      md5s.push_back(static_cast<char>(hi * 16 + lo));
+    }
+  }
+  if (part_etags.empty()) return {};
+  return fmt::format("{}-{}", http::Hex(http::Md5(md5s)), part_etags.size());
+}
 
 std::shared_ptr<FileSystem> NewS3FileSystem(S3Options options) {
   return std::make_shared<S3FileSystem>(std::move(options));

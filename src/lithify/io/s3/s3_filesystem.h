@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "lithify/base/result.h"
 #include "lithify/io/filesystem.h"
@@ -75,6 +76,13 @@ struct S3Options {
 Result<S3Options> S3OptionsFromEnvironment();
 
 std::shared_ptr<FileSystem> NewS3FileSystem(S3Options options);
+
+// The ETag S3 gives an object completed from parts with these ETags (each the quoted or bare
+// hex MD5 of its part): the hex MD5 of the concatenated binary part MD5s, "-", the number of
+// parts. Empty when a part ETag is not a hex MD5 (e.g. encrypted with SSE-KMS), so that
+// nothing can be recognised by it. Used to settle a CompleteMultipartUpload whose reply was
+// lost: the object now at the key is ours when its ETag and size are these.
+std::string MultipartETag(const std::vector<std::string>& part_etags);
 
 // Registers schemes s3, s3a and s3n with io::RegisterFileSystem. The FileSystem is made
 // from S3OptionsFromEnvironment() on first use and shared. Idempotent.

@@ -2,10 +2,15 @@
 // (scripts/servers.sh): multipart uploads, listing pages, batched deletes, the
 // put-if-absent probe, errors naming the URI and S3's message, bounded retries.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -100,6 +105,98 @@ TEST_F(S3Test, MultipartUploadIsInvisibleUntilCloseAndReadsBackByRanges) {
   for (size_t i = 0; i < ranges.size(); ++i) {
     EXPECT_EQ(AsStringView((*got)[i].view()), std::string_view(big).substr(ranges[i].offset, ranges[i].length)) << i;
   }
+}
+
+// tests/cli/fault_proxy.mjs in front of the test server, started with `flags`; stopped (by
+// its pid) when this goes out of scope.
+class FaultProxy {
+ public:
+  FaultProxy(const std::string& target, const std::vector<std::string>& flags) {
+    int out[2];
+    if (pipe(out) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      close(out[0]);
+      close(out[1]);
+      std::vector<std::string> args{"node", std::string(LITHIFY_SOURCE_DIR) + "/tests/cli/fault_proxy.mjs", target};
+      args.insert(args.end(), flags.begin(), flags.end());
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execvp("node", argv.data());
+      _exit(127);
+    }
+    close(out[1]);
+    char buf[32] = {};
+    const ssize_t n = read(out[0], buf, sizeof(buf) - 1);  // the port, then it serves
+    close(out[0]);
+    if (n > 0) endpoint_ = "http://127.0.0.1:" + std::string(buf, static_cast<size_t>(n - 1));
+  }
+  ~FaultProxy() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  const std::string& endpoint() const { return endpoint_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::string endpoint_;
+};
+
+TEST(S3MultipartETagTest, IsTheMd5OfThePartMd5s) {
+  // md5("a"), md5("bc"); the expected value from md5(bytes(md5 a) + bytes(md5 bc)).
+  EXPECT_EQ(MultipartETag({"\"0cc175b9c0f1b6a831c399e269772661\"", "5360af35bde9ebd8f01f492dc059593c"}),
+            "860df6524f1300aab8ff4bbe75852ada-2");
+  EXPECT_EQ(MultipartETag({"\"0cc175b9c0f1b6a831c399e269772661\"", "not-an-md5"}), "");
+  EXPECT_EQ(MultipartETag({}), "");
+}
+
+// The reply of CompleteMultipartUpload is lost (the proxy cuts the connection after the
+// server completed the object) and the retry is answered as AWS S3 answers a completed
+// upload, NoSuchUpload (`gone`; RGW itself answers the repeat 200): the object at the key,
+// whose ETag is the one our parts make and whose size is ours, means the write succeeded.
+void LostCompleteReply(const S3Options& options, const std::string& path, bool gone, bool* ok) {
+  const std::string log = std::filesystem::temp_directory_path() / ("s3test-faults-" + std::to_string(getpid()));
+  std::filesystem::remove(log);
+  std::vector<std::string> flags{"--drop-after", "1", "--match", "^POST .*[?&]uploadId=", "--max-repeat", "1",
+                                 "--log", log};
+  if (gone) flags.push_back("--gone-after-complete");
+  FaultProxy proxy(options.endpoint, flags);
+  ASSERT_FALSE(proxy.endpoint().empty()) << "tests/cli/fault_proxy.mjs did not start (node missing?)";
+  S3Options o = options;
+  o.endpoint = proxy.endpoint();
+  o.part_size = 8 << 20;
+  auto fs = NewS3FileSystem(o);
+  const std::string big = Pattern((20 << 20) + 5);  // parts of 8, 8 and 4 MiB
+  auto out = fs->Create(path);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE((*out)->Append(AsBytes(big)).ok());
+  Status closed = (*out)->Close();
+  EXPECT_TRUE(closed.ok()) << closed.ToString();
+  std::ifstream in(log);
+  std::stringstream injected;
+  injected << in.rdbuf();
+  EXPECT_NE(injected.str().find("\"fault\":\"drop-after\",\"method\":\"POST\""), std::string::npos)
+      << "the proxy lost no Complete reply: " << injected.str();
+  if (gone) EXPECT_NE(injected.str().find("gone-after-complete"), std::string::npos) << injected.str();
+  std::filesystem::remove(log);
+  auto back = fs->ReadFile(path);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(AsStringView(back->view()) == big);
+  *ok = true;
+}
+
+TEST_F(S3Test, CompleteWhoseReplyIsLostIsRecognisedAsOurs) {
+  for (bool gone : {false, true}) {
+    SCOPED_TRACE(gone ? "retry answered NoSuchUpload" : "retry answered by RGW");
+    bool ok = false;
+    LostCompleteReply(options_, P(gone ? "lost-complete-gone.bin" : "lost-complete.bin"), gone, &ok);
+    EXPECT_TRUE(ok);
+  }
+  EXPECT_EQ(OpenUploads(), 0);
 }
 
 TEST_F(S3Test, AbortedAndDroppedMultipartUploadsLeaveNothing) {
