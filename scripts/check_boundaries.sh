@@ -16,7 +16,9 @@ src=src/lithify
 # Module -> the modules its library sources may include (itself always). A module is a
 # directory under src/lithify, except the object-store libraries under io/ (io/http and the
 # backends on it), expr's batch evaluator (lithify_expr_batch, which sits above the Parquet
-# reader) and table's live-rows seam (lithify_table_rows, above the Parquet reader too).
+# reader), table's live-rows seam (lithify_table_rows, above the Parquet reader too) and
+# the Delta side of the executor (lithify_delta_exec: delta/bin_io, delta/optimize_commit,
+# above delta and exec).
 declare -A ALLOWED=(
   [base]=""
   [io]="base"
@@ -32,9 +34,10 @@ declare -A ALLOWED=(
   [delta]="base io parquet expr expr_batch table table_rows planner"
   [iceberg]="base io parquet expr expr_batch table table_rows"
   [exec]="base io parquet table planner"
+  [delta_exec]="base io parquet expr expr_batch table table_rows planner delta exec"
   [sim]="base table planner delta"
-  [commands]="base io parquet expr expr_batch table table_rows planner delta iceberg exec"
-  [server]="base io parquet expr expr_batch table table_rows planner delta iceberg exec commands sim"
+  [commands]="base io parquet expr expr_batch table table_rows planner delta delta_exec iceberg exec"
+  [server]="base io parquet expr expr_batch table table_rows planner delta delta_exec iceberg exec commands sim"
 )
 
 # commands/ files that include delta/ headers today. Delta-only commands stay here; the
@@ -70,6 +73,7 @@ module_of() {
     io/s3/*) mod=io/s3 ;;
     io/azure/*) mod=io/azure ;;
     table/live_rows*) mod=table_rows ;;
+    delta/bin_io*|delta/optimize_commit*) mod=delta_exec ;;
     expr/batch_eval*) mod=expr_batch ;;
     *) mod=${1%%/*} ;;
   esac

@@ -15,16 +15,11 @@
 #include "lithify/base/text.h"
 #include "lithify/commands/cluster.h"
 #include "lithify/commands/scan.h"
-#include "lithify/delta/write_gate.h"
-#include "lithify/delta/checkpoint_writer.h"
-#include "lithify/delta/data_writer.h"
-#include "lithify/delta/deletion_vector.h"
+#include "lithify/delta/bin_io.h"
 #include "lithify/delta/maintenance_policy.h"
-#include "lithify/delta/stats.h"
+#include "lithify/delta/optimize_commit.h"
 #include "lithify/delta/stats_writer.h"
-#include "lithify/exec/batch_conform.h"
-#include "lithify/parquet/file_reader.h"
-#include "lithify/parquet/rewrite.h"
+#include "lithify/delta/write_gate.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/planner/target_size.h"
 
@@ -32,18 +27,10 @@ namespace lithify::commands {
 
 namespace {
 
-using FileKeyT = std::pair<std::string, std::string>;  // (path, DV unique id)
-using PartitionValuesT = std::map<std::string, std::optional<std::string>>;
-
 int64_t WallMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-bool IsTrue(const std::map<std::string, std::string>& props, const std::string& key) {
-  auto it = props.find(key);
-  return it != props.end() && AsciiLower(it->second) == "true";
 }
 
 std::string OperationName(const OptimizeSpec& spec) { return spec.reorg_purge ? "REORG" : "OPTIMIZE"; }
@@ -120,452 +107,6 @@ Status CheckWherePartitionOnly(const ScanContext& ctx, const OptimizeSpec& spec)
   return Status::OK();
 }
 
-// ---- row tracking (PROTOCOL.md "Row Tracking"; delta-maintenance-facts.md §8) -----------
-
-// Row ids and row commit versions must survive the rewrite: new files get fresh
-// baseRowId / defaultRowCommitVersion at commit, so each row's stable values are written
-// into the materialized columns the table's configuration names (hidden from the
-// schema): the materialized value when the input has one, else baseRowId + the row's
-// physical index / the input's defaultRowCommitVersion.
-struct RowTracking {
-  bool enabled = false;
-  std::string row_id_column;
-  std::string commit_version_column;
-};
-
-Result<RowTracking> RowTrackingOf(const delta::Snapshot& snap, const std::string& op) {
-  RowTracking rt;
-  if (!IsTrue(snap.properties(), "delta.enableRowTracking") || !snap.protocol().HasWriterFeature("rowTracking")) {
-    return rt;
-  }
-  auto id = snap.properties().find("delta.rowTracking.materializedRowIdColumnName");
-  auto ver = snap.properties().find("delta.rowTracking.materializedRowCommitVersionColumnName");
-  if (id == snap.properties().end() || ver == snap.properties().end() || id->second.empty() ||
-      ver->second.empty()) {
-    return Status::NotSupported(
-        "{}: {} on a row-tracking table needs delta.rowTracking.materializedRowIdColumnName and "
-        "materializedRowCommitVersionColumnName in the table configuration; they are missing",
-        snap.table_root(), op);
-  }
-  if (snap.column_mapping_mode() == delta::ColumnMappingMode::kId) {
-    return Status::NotSupported(
-        "{}: {} on a row-tracking table in column mapping mode 'id' is not implemented (the materialized "
-        "row-tracking columns would need field ids that no table column may ever reuse)",
-        snap.table_root(), op);
-  }
-  rt.enabled = true;
-  rt.row_id_column = id->second;
-  rt.commit_version_column = ver->second;
-  return rt;
-}
-
-// A nullable long field whose logical and physical name is `name`.
-delta::StructField HiddenLongField(const std::string& name, delta::ColumnMappingMode mode) {
-  delta::StructField f;
-  f.name = name;
-  f.type.kind = delta::DataType::Kind::kLong;
-  f.nullable = true;
-  if (mode != delta::ColumnMappingMode::kNone) {
-    f.metadata["delta.columnMapping.physicalName"] = nlohmann::json(name).dump();
-  }
-  return f;
-}
-
-// Replaces the nulls of a flat nullable INT64 column by value_of(row).
-template <typename F>
-void FillNulls(parquet::ColumnData* c, int64_t rows, F value_of) {
-  if (c->def_levels.empty()) return;  // no nulls possible
-  const int16_t max_def = c->descr->max_def;
-  Buffer out(static_cast<size_t>(rows) * 8);
-  int64_t k = 0;
-  for (int64_t i = 0; i < rows; ++i) {
-    int64_t v = c->def_levels[i] == max_def ? c->values.value<int64_t>(k++) : value_of(i);
-    std::memcpy(out.data() + i * 8, &v, 8);
-    c->def_levels[i] = max_def;
-  }
-  c->values.fixed = std::move(out);
-  c->values.count = rows;
-}
-
-// ---- the Delta side of the executor ----------------------------------------------------
-
-// An output file as the bin's result carries it (exec::OutputFile, serializable) and
-// back: both runners' results reach the commit through AddOf, so an in-process and an
-// out-of-process run commit the same add actions.
-exec::OutputFile OutputOf(const delta::AddFile& a, std::string rel_path, int64_t num_records) {
-  exec::OutputFile o;
-  o.path = std::move(rel_path);
-  o.size = a.size;
-  o.num_records = num_records;
-  o.partition_values = a.partition_values;
-  o.modification_time = a.modification_time;
-  o.stats = a.stats;
-  o.tags = a.tags;
-  o.base_row_id = a.base_row_id;
-  o.default_row_commit_version = a.default_row_commit_version;
-  return o;
-}
-
-delta::AddFile AddOf(const exec::OutputFile& o) {
-  delta::AddFile a;
-  a.path = delta::EncodeActionPath(o.path);
-  a.partition_values = o.partition_values;
-  a.size = o.size;
-  a.modification_time = o.modification_time;
-  a.data_change = false;  // OPTIMIZE rearranges data; it adds none
-  a.stats = o.stats;
-  a.tags = o.tags;
-  a.base_row_id = o.base_row_id;
-  a.default_row_commit_version = o.default_row_commit_version;
-  return a;
-}
-
-class DeltaSink final : public exec::BinSink {
- public:
-  DeltaSink(std::unique_ptr<delta::DataFileWriter> writer, PartitionValuesT pv)
-      : writer_(std::move(writer)), pv_(std::move(pv)) {}
-  Status Write(const parquet::RowBatch& batch) override { return writer_->WriteBatch(pv_, batch); }
-  Result<std::vector<exec::OutputFile>> Finish() override;
-  void Abort() override { writer_->Abort(); }
-
- private:
-  std::unique_ptr<delta::DataFileWriter> writer_;
-  PartitionValuesT pv_;
-};
-
-Result<std::vector<exec::OutputFile>> DeltaSink::Finish() {
-  LITHIFY_ASSIGN_OR_RETURN(std::vector<delta::AddFile> adds, writer_->Finish());
-  std::vector<exec::OutputFile> outs;
-  for (delta::AddFile& a : adds) {
-    Result<std::string> decoded = delta::DecodeActionPath(a.path);
-    int64_t records = 0;
-    if (a.stats) {
-      Result<table::FileStats> st = delta::ParseStats(*a.stats);
-      if (st.ok() && st->num_records) records = *st->num_records;
-    }
-    // Delta drops output files without rows (every input row was deleted).
-    if (records == 0) continue;
-    outs.push_back(OutputOf(a, decoded.ok() ? *decoded : a.path, records));
-  }
-  return outs;
-}
-
-// Reads inputs through the logical reader (current schema, column mapping, missing
-// columns null, dropped columns ignored), applies DVs, conforms to the data-file schema.
-//
-// Column-at-a-time fast path (RewriteWhole): when every input of a bin already has
-// exactly the data-file schema (physical names, field ids, types, annotations,
-// repetition: parquet::CompareSchemas) and no row-tracking value has to be materialized,
-// the logical reader would be the identity; the bin is then written by
-// parquet::RewriteFiles (each input column chunk decoded once, memory about one column
-// chunk, DVs as its row filter) with the writer options, file naming and AddFile of
-// DataFileWriter, and the Delta statistics come from the output's footer
-// (delta::StatsJsonFromFooter), or from reading the output back where the footer is not
-// exact. Bins of any other shape are streamed.
-class DeltaBinIo final : public exec::BinIo {
- public:
-  static Result<std::unique_ptr<DeltaBinIo>> Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt);
-  Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) override;
-  Result<std::unique_ptr<exec::BinSink>> OpenSink(const planner::Bin& bin) override;
-  Result<std::optional<std::vector<exec::OutputFile>>> RewriteWhole(const planner::Bin& bin,
-                                                                    const FilesDoneFn& files_done) override;
-  // Off: every bin is streamed (tests compare both paths).
-  void set_columnar(bool on, int64_t copy_row_group_min_bytes) {
-    columnar_ = on;
-    copy_row_group_min_bytes_ = copy_row_group_min_bytes;
-  }
-
-  // The write batches' schema (every batch ReadFile emits has its leaves, in order).
-  const parquet::Schema& file_schema() const { return file_schema_; }
-  // Clustering keeps output row groups within its memory budget (the writer buffers one).
-  void set_row_group_bytes(int64_t bytes) { row_group_bytes_ = bytes; }
-  const table::FileEntry* Find(const planner::FileRef& f) const {
-    auto it = by_key_.find({f.path, f.dv_unique_id});
-    return it == by_key_.end() ? nullptr : it->second;
-  }
-
- private:
-  DeltaBinIo(io::FileSystem* fs, const ScanContext& ctx) : fs_(fs), ctx_(ctx), snap_(*ctx.snapshot) {}
-  void MaterializeRowTracking(const table::FileEntry& f, const std::vector<int64_t>& row_index,
-                              parquet::RowBatch* batch) const;
-
-  // A bin the fast path can take: its inputs (full paths, entries) and the rows each
-  // keeps after its DV.
-  struct ColumnarBin {
-    std::vector<std::string> paths;
-    std::vector<const table::FileEntry*> files;
-    std::vector<int64_t> kept_rows;
-    bool any_dv = false;
-  };
-  // nullopt when the bin must be streamed (see the class comment); errors of reading
-  // an input's footer name the file.
-  Result<std::optional<ColumnarBin>> PrepareColumnar(const planner::Bin& bin) const;
-  // The output's path relative to the table root, in the bin's partition directory.
-  Result<std::string> NewOutputPath(const planner::Bin& bin, parquet::CompressionCodec codec) const;
-  // Delta statistics of a file just written: from its footer, else by reading it back.
-  Result<std::string> OutputStats(const std::string& path, const parquet::FileMetaData& footer) const;
-
-  io::FileSystem* fs_;
-  const ScanContext& ctx_;
-  const delta::Snapshot& snap_;
-  RowTracking rt_;
-  // With row tracking: the table schema plus the two materialized columns, read and
-  // written like table columns. `rows_` is ctx_.rows or rt_rows_; `out_` its output.
-  std::unique_ptr<delta::DeltaLiveRows> rt_rows_;
-  const delta::DeltaLiveRows* rows_ = nullptr;
-  const delta::OutputSchema* out_ = nullptr;
-  delta::WriteContext write_context_;
-  parquet::Schema file_schema_;
-  std::vector<int> data_leaves_;  // read leaves that are written (non-partition)
-  std::unique_ptr<exec::BatchConformer> conformer_;
-  std::map<FileKeyT, const table::FileEntry*> by_key_;
-  int64_t row_group_bytes_ = 0;  // 0 = the writer's default
-  // The fast path's pieces of DataFileWriter.
-  bool columnar_ = true;
-  int64_t copy_row_group_min_bytes_ = 0;
-  std::vector<std::string> part_physical_;
-  std::shared_ptr<const delta::StatsPlan> stats_plan_;
-};
-
-Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, const ScanContext& ctx, RowTracking rt) {
-  std::unique_ptr<DeltaBinIo> io(new DeltaBinIo(fs, ctx));
-  const delta::Snapshot& snap = *ctx.snapshot;
-  io->rt_ = std::move(rt);
-  io->write_context_ = delta::WriteContext::FromSnapshot(snap);
-  io->rows_ = ctx.rows.get();
-  if (io->rt_.enabled) {
-    delta::StructType rt_schema = snap.schema();
-    rt_schema.fields.push_back(HiddenLongField(io->rt_.row_id_column, snap.column_mapping_mode()));
-    rt_schema.fields.push_back(HiddenLongField(io->rt_.commit_version_column, snap.column_mapping_mode()));
-    io->write_context_.schema = rt_schema;
-    LITHIFY_ASSIGN_OR_RETURN(io->rt_rows_, delta::DeltaLiveRows::Make(fs, ctx.snapshot, std::move(rt_schema)));
-    io->rows_ = io->rt_rows_.get();
-  }
-  io->out_ = &io->rows_->output();
-  LITHIFY_ASSIGN_OR_RETURN(io->file_schema_, delta::BuildDataFileSchema(io->write_context_));
-  const delta::OutputSchema& out = *io->out_;
-  for (int l = 0; l < out.schema().num_leaves(); ++l) {
-    if (!out.leaves()[l].is_partition) io->data_leaves_.push_back(l);
-  }
-  // The read batch holds data_leaves_ in order: batch column i is read leaf data_leaves_[i].
-  Result<exec::BatchConformer> conf = exec::BatchConformer::Make(out.schema(), io->data_leaves_, io->file_schema_);
-  if (!conf.ok()) return conf.status().WithContext(snap.table_root());
-  io->conformer_ = std::make_unique<exec::BatchConformer>(std::move(*conf));
-  for (const table::FileEntry& f : snap.files()) io->by_key_[{f.path, f.dv_unique_id()}] = &f;
-  const delta::WriteContext& wc = io->write_context_;
-  LITHIFY_ASSIGN_OR_RETURN(io->part_physical_, delta::PhysicalPartitionColumns(wc));
-  LITHIFY_ASSIGN_OR_RETURN(io->stats_plan_, delta::StatsPlan::Make(wc.schema, wc.partition_columns,
-                                                                   wc.column_mapping_mode, wc.configuration,
-                                                                   io->file_schema_));
-  return io;
-}
-
-// The materialized columns are the last two read leaves (the last two top-level fields).
-void DeltaBinIo::MaterializeRowTracking(const table::FileEntry& f, const std::vector<int64_t>& row_index,
-                                        parquet::RowBatch* batch) const {
-  const size_t n = batch->columns.size();
-  if (f.base_row_id) {
-    const int64_t base = *f.base_row_id;
-    FillNulls(&batch->columns[n - 2], batch->num_rows, [&](int64_t i) { return base + row_index[i]; });
-  }
-  if (f.default_row_commit_version) {
-    const int64_t v = *f.default_row_commit_version;
-    FillNulls(&batch->columns[n - 1], batch->num_rows, [&](int64_t) { return v; });
-  }
-}
-
-// Live rows through the one primitive (delta/live_rows.h), conformed to the data-file
-// schema.
-Status DeltaBinIo::ReadFile(const planner::Bin& bin, const planner::FileRef& ref, const EmitFn& emit) {
-  const table::FileEntry* f = Find(ref);
-  if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
-  const std::string path = io::JoinPath(snap_.table_root(), f->path);
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, rows_->OpenEntry(*f, data_leaves_));
-  table::LiveBatch live;
-  for (int rg = 0;; ++rg) {
-    LITHIFY_ASSIGN_OR_RETURN(bool more, rows->Next(&live));
-    if (!more) break;
-    parquet::RowBatch& batch = live.batch;
-    if (batch.num_rows == 0) continue;
-    // Row ids come from the file row indexes the primitive keeps for every live row.
-    if (rt_.enabled) MaterializeRowTracking(*f, live.row_index, &batch);
-    LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch out, conformer_->Conform(std::move(batch)), "{}: row group {}",
-                                 path, rg);
-    LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(out)), "{}: row group {}", path, rg);
-  }
-  return Status::OK();
-}
-
-Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& bin) {
-  delta::DataWriterOptions opts;
-  // Compaction writes exactly one file per bin (Delta: coalesce(1)), however the output
-  // compresses compared to its inputs.
-  opts.target_file_size_bytes = std::numeric_limits<int64_t>::max();
-  opts.max_open_files = 1;
-  if (row_group_bytes_ > 0) opts.parquet.row_group_size_bytes = row_group_bytes_;
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DataFileWriter> w,
-                           delta::DataFileWriter::Open(fs_, snap_.table_root(), write_context_, opts));
-  return std::unique_ptr<exec::BinSink>(new DeltaSink(std::move(w), bin.partition_values));
-}
-
-Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const planner::Bin& bin) const {
-  const std::optional<ColumnarBin> no;
-  if (!columnar_ || row_group_bytes_ > 0 || bin.files.empty()) return no;
-  ColumnarBin cb;
-  for (const planner::FileRef& ref : bin.files) {
-    const table::FileEntry* f = Find(ref);
-    if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
-    // Row tracking: ids and commit versions of such a file are written into its rows.
-    if (rt_.enabled && (f->base_row_id || f->default_row_commit_version)) return no;
-    std::string path = io::JoinPath(snap_.table_root(), f->path);
-    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
-                                 "{}", path);
-    if (!parquet::CompareSchemas(file_schema_, "the data-file schema", reader->schema(), path).ok()) return no;
-    int64_t rows = 0;
-    for (const parquet::RowGroup& rg : reader->metadata().row_groups) rows += std::max<int64_t>(rg.num_rows, 0);
-    if (f->deletion_vector) {
-      cb.any_dv = true;
-      rows -= std::min<int64_t>(rows, static_cast<int64_t>(f->deletion_vector->cardinality));
-    }
-    cb.paths.push_back(std::move(path));
-    cb.files.push_back(f);
-    cb.kept_rows.push_back(rows);
-  }
-  return std::optional<ColumnarBin>(std::move(cb));
-}
-
-Result<std::string> DeltaBinIo::NewOutputPath(const planner::Bin& bin, parquet::CompressionCodec codec) const {
-  std::vector<std::optional<std::string>> values;
-  for (const std::string& name : part_physical_) {
-    auto it = bin.partition_values.find(name);
-    if (it == bin.partition_values.end()) {
-      return Status::Internal("bin {}: partition value of column '{}' is missing", bin.id, name);
-    }
-    values.push_back(it->second);
-  }
-  return delta::PartitionDirectory(part_physical_, values) + delta::NewDataFileName(codec);
-}
-
-Result<std::string> DeltaBinIo::OutputStats(const std::string& path, const parquet::FileMetaData& footer) const {
-  LITHIFY_ASSIGN_OR_RETURN_CTX(std::optional<std::string> json, delta::StatsJsonFromFooter(stats_plan_, footer),
-                               "{}", path);
-  if (json) return std::move(*json);
-  // Not exact from the footer (e.g. an array column among the statistics columns).
-  LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
-                               "{}", path);
-  delta::StatsCollector stats(stats_plan_);
-  parquet::RowBatch batch;
-  for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
-    LITHIFY_ASSIGN_OR_RETURN_CTX(auto stream, reader->OpenRowGroup(rg, {}), "{}: row group {}", path, rg);
-    for (;;) {
-      LITHIFY_ASSIGN_OR_RETURN_CTX(bool more, stream->Next(&batch), "{}: row group {}", path, rg);
-      if (!more) break;
-      stats.Update(batch);
-    }
-  }
-  return stats.ToJson();
-}
-
-Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(const planner::Bin& bin,
-                                                                              const FilesDoneFn& files_done) {
-  LITHIFY_ASSIGN_OR_RETURN(std::optional<ColumnarBin> cb, PrepareColumnar(bin));
-  if (!cb) return std::optional<std::vector<exec::OutputFile>>();
-  parquet::RewriteOptions ro;
-  ro.writer = delta::DataFileParquetOptions(parquet::WriterOptions{});  // as OpenSink's DataFileWriter
-  ro.copy_row_group_min_bytes = copy_row_group_min_bytes_;
-  ro.split_row_groups = true;  // decoded row groups above the target are re-cut, as the writer would cut them
-  LITHIFY_ASSIGN_OR_RETURN(std::string rel, NewOutputPath(bin, ro.writer.codec));
-  const std::string full = io::JoinPath(snap_.table_root(), rel);
-  // DVs by file row index; one input's DV cached (the rewrite visits inputs in order).
-  int dv_input = -1;
-  std::optional<delta::DeletionVector> dv;
-  if (cb->any_dv) {
-    ro.row_filter = [&](int input, int64_t first_row, int64_t num_rows) -> Result<std::vector<bool>> {
-      const table::FileEntry& f = *cb->files[input];
-      if (!f.deletion_vector) return std::vector<bool>(static_cast<size_t>(num_rows), true);
-      if (dv_input != input) {
-        dv.reset();
-        LITHIFY_ASSIGN_OR_RETURN_CTX(dv, delta::LoadDeletionVector(fs_, snap_.table_root(), *f.deletion_vector),
-                                     "{}: deletion vector", cb->paths[input]);
-        dv_input = input;
-      }
-      return dv->KeepMask(static_cast<uint64_t>(first_row), static_cast<uint64_t>(num_rows));
-    };
-  }
-  // Inputs are consumed in order: input i is done once the rows written reach the rows
-  // the inputs up to i keep.
-  std::vector<int64_t> kept_through(cb->kept_rows.size());
-  int64_t kept = 0;
-  for (size_t i = 0; i < kept_through.size(); ++i) kept_through[i] = kept += cb->kept_rows[i];
-  ro.progress = [&](const parquet::RewriteProgress& p) {
-    files_done(static_cast<size_t>(std::upper_bound(kept_through.begin(), kept_through.end(), p.rows_written) -
-                                   kept_through.begin()));
-  };
-  LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult written, parquet::RewriteFiles(fs_, cb->paths, full, ro));
-  std::vector<exec::OutputFile> outs;
-  if (written.rows == 0) {
-    // Delta writes no file when every input row was deleted.
-    (void)fs_->Delete(full);
-    return std::optional<std::vector<exec::OutputFile>>(std::move(outs));
-  }
-  Result<std::string> stats = OutputStats(full, written.footer);
-  if (!stats.ok()) {
-    (void)fs_->Delete(full);  // no commit will reference it
-    return stats.status();
-  }
-  const delta::AddFile add = delta::MakeDataFileAdd(rel, bin.partition_values, written.bytes_out, std::move(*stats));
-  exec::OutputFile out = OutputOf(add, rel, written.rows);
-  out.row_groups_copied = written.row_groups_copied;
-  out.pages_copied = written.pages_copied;
-  outs.push_back(std::move(out));
-  return std::optional<std::vector<exec::OutputFile>>(std::move(outs));
-}
-
-// ---- commit ----------------------------------------------------------------------------
-
-// RemoveFile as Delta's removeWithTimestamp(dataChange=false): stats trimmed to numRecords.
-delta::RemoveFile MakeRemove(const table::FileEntry& f, int64_t now_ms) {
-  delta::RemoveFile r;
-  r.path = delta::EncodeActionPath(f.path);
-  r.deletion_timestamp = now_ms;
-  r.data_change = false;
-  r.extended_file_metadata = true;
-  r.partition_values = f.partition_values;
-  r.size = f.size;
-  if (auto n = f.num_records()) r.stats = fmt::format("{{\"numRecords\":{}}}", *n);
-  r.tags = f.tags;
-  if (f.deletion_vector) r.deletion_vector = delta::DeletionVectorDescriptor::FromRef(*f.deletion_vector);
-  r.base_row_id = f.base_row_id;
-  r.default_row_commit_version = f.default_row_commit_version;
-  return r;
-}
-
-// Delta's OptimizeStats percentiles over the added sizes: s[0], s[n/4], s[n/2], s[3n/4], s[n-1].
-std::map<std::string, std::string> OperationMetrics(std::vector<int64_t> added, const std::vector<const table::FileEntry*>& removed) {
-  std::sort(added.begin(), added.end());
-  std::map<std::string, std::string> m;
-  int64_t added_bytes = 0, removed_bytes = 0, dvs = 0;
-  for (int64_t s : added) added_bytes += s;
-  for (const table::FileEntry* f : removed) {
-    removed_bytes += f->size;
-    if (f->deletion_vector) ++dvs;
-  }
-  const size_t n = added.size();
-  m["numAddedFiles"] = std::to_string(n);
-  m["numRemovedFiles"] = std::to_string(removed.size());
-  m["numAddedBytes"] = std::to_string(added_bytes);
-  m["numRemovedBytes"] = std::to_string(removed_bytes);
-  if (n > 0) {
-    m["minFileSize"] = std::to_string(added[0]);
-    m["p25FileSize"] = std::to_string(added[n / 4]);
-    m["p50FileSize"] = std::to_string(added[n / 2]);
-    m["p75FileSize"] = std::to_string(added[3 * n / 4]);
-    m["maxFileSize"] = std::to_string(added[n - 1]);
-  }
-  m["numDeletionVectorsRemoved"] = std::to_string(dvs);
-  return m;
-}
-
 nlohmann::json OperationParameters(const OptimizeSpec& spec, const planner::Plan& plan) {
   nlohmann::json p = nlohmann::json::object();
   // Delta stores the predicate list (and zOrderBy / clusterBy) as JSON text.
@@ -581,108 +122,6 @@ nlohmann::json OperationParameters(const OptimizeSpec& spec, const planner::Plan
     AddClusteringParameters(plan, &p);
   }
   return p;
-}
-
-struct BatchCommitter {
-  io::FileSystem* fs;
-  const std::string& root;
-  const OptimizeSpec& spec;
-  const planner::Plan& plan;
-  DeltaBinIo& bio;
-  // The add actions of every bin run so far (from its result), by bin id.
-  const std::map<int, std::vector<delta::AddFile>>& adds;
-  bool row_tracking = false;
-
-  // Commits `bins` (already rewritten) on `snapshot`; on a concurrent removal of an input,
-  // abandons the affected bins and commits the rest on the latest version.
-  Result<std::optional<int64_t>> Commit(std::shared_ptr<const delta::Snapshot> snapshot, std::vector<int> bins,
-                                        std::vector<AbandonedBin>* abandoned,
-                                        std::vector<int>* committed_bins);
-
- private:
-  bool HasAdds(const std::vector<int>& bins) {
-    for (int b : bins) {
-      if (!AddsOf(b).empty()) return true;
-    }
-    return false;
-  }
-
- public:
-  const std::vector<delta::AddFile>& AddsOf(int bin) const {
-    static const std::vector<delta::AddFile> kNone;
-    auto it = adds.find(bin);
-    return it == adds.end() ? kNone : it->second;
-  }
-};
-
-Result<std::optional<int64_t>> BatchCommitter::Commit(std::shared_ptr<const delta::Snapshot> snapshot,
-                                                      std::vector<int> bins, std::vector<AbandonedBin>* abandoned,
-                                                      std::vector<int>* committed_bins) {
-  const std::vector<std::string> partition_columns = snapshot->partition_columns();
-  for (int attempt = 0; attempt < 10; ++attempt) {
-    // Delta: no commit when the batch produced no file (its removes are not committed either).
-    if (!HasAdds(bins)) return std::optional<int64_t>();
-    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::Transaction> txn,
-                             delta::Transaction::Begin(snapshot, spec.transaction));
-    const int64_t now = txn->NowMs();
-    std::vector<delta::FileKey> read;
-    std::vector<int64_t> added;
-    std::vector<const table::FileEntry*> removed;
-    for (int b : bins) {
-      for (const planner::FileRef& ref : plan.bins[b].files) {
-        const table::FileEntry* f = bio.Find(ref);
-        if (f == nullptr) return Status::Internal("bin {}: input '{}' vanished from the plan's version", b, ref.path);
-        read.push_back({f->path, f->dv_unique_id()});
-        txn->AddAction(MakeRemove(*f, now));
-        removed.push_back(f);
-      }
-      for (const delta::AddFile& a : AddsOf(b)) {
-        txn->AddAction(a);
-        added.push_back(a.size);
-      }
-    }
-    txn->ReadFiles(read);
-    if (row_tracking) txn->SetCommitInfoExtra({{"tags", {{"delta.rowTracking.preserved", "true"}}}});
-    txn->SetOperation(OperationName(spec), OperationParameters(spec, plan), OperationMetrics(added, removed));
-    Result<delta::CommitResult> r = txn->Commit();
-    if (r.ok()) {
-      *committed_bins = bins;
-      return std::optional<int64_t>(r->version);
-    }
-    if (!r.status().IsConflict()) return r.status().WithContext(root);
-    // Lost to a conflicting commit: which inputs are still live on the latest version?
-    const Status conflict = r.status();
-    LITHIFY_ASSIGN_OR_RETURN(snapshot, delta::Snapshot::Load(fs, root));
-    if (snapshot->partition_columns() != partition_columns) {
-      return conflict.WithContextF("{}: the partition columns changed concurrently", root);
-    }
-    std::set<FileKeyT> live;
-    for (const table::FileEntry& f : snapshot->files()) live.insert({f.path, f.dv_unique_id()});
-    std::vector<int> keep;
-    for (int b : bins) {
-      std::string gone;
-      for (const planner::FileRef& ref : plan.bins[b].files) {
-        if (!live.count({ref.path, ref.dv_unique_id})) {
-          gone = ref.path;
-          break;
-        }
-      }
-      if (gone.empty()) {
-        keep.push_back(b);
-      } else {
-        abandoned->push_back({b, fmt::format("input '{}' was removed or given a new deletion vector by a concurrent "
-                                             "commit (latest version {}): {}",
-                                             gone, snapshot->version(), conflict.message())});
-      }
-    }
-    if (keep.size() == bins.size()) {
-      // Nothing of ours was touched (e.g. a metadata change): Delta retries the same actions.
-      if (!snapshot->CanWrite()) return conflict.WithContext(root);
-    }
-    bins = std::move(keep);
-    if (bins.empty()) return std::optional<int64_t>();
-  }
-  return Status::Conflict("MaxCommitRetriesExceededException", "{}: gave up after 10 conflicting commits", root);
 }
 
 // ---- metrics ---------------------------------------------------------------------------
@@ -749,9 +188,9 @@ Result<exec::BinResult> RunPlanBin(io::FileSystem* fs, const std::string& root, 
   LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, root, delta::VersionSpec::AtVersion(spec.version), "", load));
   const delta::Snapshot& snap = *ctx.snapshot;
   LITHIFY_RETURN_NOT_OK(CheckTableSupported(snap, os));
-  LITHIFY_ASSIGN_OR_RETURN(RowTracking rt, RowTrackingOf(snap, OperationName(os)));
+  LITHIFY_ASSIGN_OR_RETURN(delta::RowTracking rt, delta::RowTrackingOf(snap, OperationName(os)));
   if (!ctx.output) return Status::NotSupported("{}: the table has no columns in its schema", root);
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<DeltaBinIo> bio, DeltaBinIo::Make(fs, ctx, rt));
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DeltaBinIo> bio, delta::DeltaBinIo::Make(fs, ctx.snapshot, ctx.rows.get(), rt));
   bio->set_columnar(spec.columnar_rewrite, spec.copy_row_group_min_bytes);
   const planner::Bin& bin = plan.bins[spec.bin_id];
   // The plan must be of this version: every input live (same path and DV) here.
@@ -834,7 +273,7 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   LITHIFY_ASSIGN_OR_RETURN(ClusteringRequest clustering, ResolveClustering(snap, spec));
   LITHIFY_RETURN_NOT_OK(CheckWherePartitionOnly(ctx, spec));
   LITHIFY_RETURN_NOT_OK(CheckTableSupported(snap, spec));
-  LITHIFY_ASSIGN_OR_RETURN(RowTracking rt, RowTrackingOf(snap, OperationName(spec)));
+  LITHIFY_ASSIGN_OR_RETURN(delta::RowTracking rt, delta::RowTrackingOf(snap, OperationName(spec)));
   if (!ctx.output && !snap.files().empty()) {
     return Status::NotSupported("{}: the table has data files but no columns in its schema", root);
   }
@@ -889,7 +328,7 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   }
 
   // 4. Execute and commit, batch by batch.
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<DeltaBinIo> bio, DeltaBinIo::Make(fs, ctx, rt));
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DeltaBinIo> bio, delta::DeltaBinIo::Make(fs, ctx.snapshot, ctx.rows.get(), rt));
   bio->set_columnar(spec.columnar_rewrite, spec.copy_row_group_min_bytes);
   exec::ExecOptions eo;
   eo.threads = threads;
@@ -905,7 +344,9 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   }
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::BinRunner> runner, MakeRunner(spec, root, snap.version(), plan, bin_io));
   std::map<int, std::vector<delta::AddFile>> adds;  // by bin, from the bins' results
-  BatchCommitter committer{fs, root, spec, plan, *bio, adds, rt.enabled};
+  const std::string operation = OperationName(spec);
+  const nlohmann::json parameters = OperationParameters(spec, plan);
+  delta::BatchCommitter committer{fs, root, spec.transaction, operation, parameters, plan, *bio, adds, rt.enabled};
   std::vector<int64_t> added_sizes, removed_sizes;
   int64_t dvs_removed = 0, dv_rows_removed = 0;
   bool any_dv = false;
@@ -920,7 +361,7 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
       if (!r.status.ok()) return r.status.WithContext(root);
       std::vector<delta::AddFile>& bin_adds = adds[r.bin_id];
       for (const exec::OutputFile& o : r.outputs) {
-        bin_adds.push_back(AddOf(o));
+        bin_adds.push_back(delta::AddOf(o));
         result.metrics.num_row_groups_copied += o.row_groups_copied;
         result.metrics.num_pages_copied += o.pages_copied;
       }
@@ -931,8 +372,10 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
     }
     if (spec.before_commit) LITHIFY_RETURN_NOT_OK(spec.before_commit(static_cast<int>(b)));
     std::vector<int> committed;
+    std::vector<std::pair<int, std::string>> abandoned;
     LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> version,
-                             committer.Commit(ctx.snapshot, ids, &result.abandoned, &committed));
+                             committer.Commit(ctx.snapshot, ids, &abandoned, &committed));
+    for (auto& [bin, reason] : abandoned) result.abandoned.push_back({bin, std::move(reason)});
     if (version) result.versions.push_back(*version);
     for (int id : committed) {
       for (const delta::AddFile& a : adds[id]) added_sizes.push_back(a.size);
