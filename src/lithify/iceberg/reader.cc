@@ -318,9 +318,31 @@ struct LeafPlan {
   int read_index = -1;
   std::vector<int16_t> def_map;
   int16_t rep_cap = 0;
-  int16_t present_level = 0;  // kDonor with a constant: the output def level of "parent present"
+  int16_t present_level = 0;  // kDonor: the output def level of "parent present"
+  // kNull / kConstant: the def level of every row; kDonor: the level that replaces
+  // present_level. Above the parent when missing structs are present by default
+  // (initial-default {}); max_def exactly when a constant fills the leaf.
+  int16_t fill_level = 0;
   std::optional<table::Value> constant;  // kConstant / kDonor: the value where present
 };
+
+// How far defaults fill a chain of fields missing from the file, below the first missing
+// one's parent: `levels` output def levels are present by default (structs whose
+// initial-default is {}); `open` is false once a missing field defaults to null, so
+// nothing under it takes a default.
+struct Fill {
+  int16_t levels = 0;
+  bool open = true;
+};
+
+// Whether a struct missing from a file is present by default: its initial-default is {}
+// (the spec allows only null or an empty struct; sub-field defaults are the fields' own).
+Result<bool> StructPresentByDefault(const NestedField& f, const std::string& name) {
+  if (!f.initial_default || f.initial_default->is_null()) return false;
+  if (f.initial_default->is_object() && f.initial_default->empty()) return true;
+  return Status::Corruption("initial-default of struct '{}' is {}: a struct default must be null or {{}}", name,
+                            json::Dump(*f.initial_default));
+}
 
 std::vector<int16_t> DefMap(const std::vector<Step>& steps, int16_t file_max_def) {
   std::vector<int16_t> map(file_max_def + 1, 0);
@@ -404,6 +426,7 @@ class Planner {
   // The value a missing field reads as: identity partition value (top level), else
   // initial-default, else null.
   Result<std::optional<table::Value>> MissingValue(const NestedField& f, bool top_level) const {
+    if (f.type.is_nested()) return std::optional<table::Value>();
     if (top_level) {
       if (auto it = partition_.find(f.id); it != partition_.end()) return std::optional<table::Value>(it->second);
     }
@@ -415,8 +438,10 @@ class Planner {
     return std::optional<table::Value>();
   }
 
+  // `fill`: how defaults fill the missing chain above `f` (when `f` or an ancestor is
+  // missing from the file; see Fill).
   Status Visit(const NestedField& f, int out_node, int file_node, std::vector<Step>& steps, size_t missing_at,
-               int donor_node, const std::string& name, bool top_level) {
+               int donor_node, const std::string& name, bool top_level, Fill fill) {
     const parquet::Schema& os = out_.schema();
     const parquet::SchemaNode& on = os.node(out_node);
     const parquet::SchemaNode* fn = file_node >= 0 ? &file_.node(file_node) : nullptr;
@@ -440,11 +465,16 @@ class Planner {
         }
         p.def_map = DefMap(steps, fl.max_def);
       } else {
-        LITHIFY_ASSIGN_OR_RETURN(std::optional<table::Value> v, MissingValue(f, top_level));
-        if (v && v->is_null()) v.reset();
+        std::optional<table::Value> v;
+        if (fill.open) {
+          LITHIFY_ASSIGN_OR_RETURN(v, MissingValue(f, top_level));
+          if (v && v->is_null()) v.reset();
+        }
+        const parquet::ColumnDescriptor& ol = os.leaf(on.leaf_index);
         std::vector<int> under = donor_node > 0 ? file_.LeavesUnder(donor_node) : std::vector<int>{};
         if (under.empty()) {
           p.kind = v ? LeafPlan::Kind::kConstant : LeafPlan::Kind::kNull;
+          p.fill_level = v ? ol.max_def : fill.levels;
           p.constant = std::move(v);
         } else {
           p.kind = LeafPlan::Kind::kDonor;
@@ -455,8 +485,10 @@ class Planner {
             p.rep_cap = static_cast<int16_t>(p.rep_cap + (s.repeated ? 1 : 0));
             p.present_level = static_cast<int16_t>(p.present_level + s.o);
           }
+          p.fill_level = v ? ol.max_def : static_cast<int16_t>(p.present_level + fill.levels);
           p.constant = std::move(v);
         }
+        if (p.fill_level > ol.max_def) return Status::Internal("{}: column '{}': default level", path_, name);
       }
       plans[p.out_leaf] = std::move(p);
       return Status::OK();
@@ -465,6 +497,14 @@ class Planner {
       case TypeId::kStruct: {
         if (fn != nullptr && (fn->is_leaf() || fn->kind != NodeKind::kStruct)) {
           return shape_error(fn->is_leaf() ? "a primitive" : "a list or map");
+        }
+        // Members of a missing struct: present by default only under {} (and an open chain).
+        Fill inner;
+        if (fn == nullptr) {
+          inner = fill;
+          LITHIFY_ASSIGN_OR_RETURN(bool present, StructPresentByDefault(f, name));
+          if (inner.open && present) ++inner.levels;
+          else inner.open = false;
         }
         for (size_t i = 0; i < t.fields.size(); ++i) {
           const NestedField& c = t.fields[i];
@@ -479,12 +519,13 @@ class Planner {
             m = steps.size() - 1;
             donor = file_node;
           }
-          LITHIFY_RETURN_NOT_OK(Visit(c, on.children[i], child, steps, m, donor, name + "." + c.name, false));
+          LITHIFY_RETURN_NOT_OK(Visit(c, on.children[i], child, steps, m, donor, name + "." + c.name, false, inner));
           steps.pop_back();
         }
         return Status::OK();
       }
       case TypeId::kList: {
+        LITHIFY_ASSIGN_OR_RETURN(Fill inner, NestedFill(f, fn, fill, name));
         int f_rep = -1, f_elem = -1;
         if (fn != nullptr) {
           if (fn->kind != NodeKind::kList) return shape_error("no list");
@@ -497,11 +538,12 @@ class Planner {
         if (fn != nullptr && f_elem != f_rep) e.f = file_.node(f_elem).repetition == Repetition::kOptional ? 1 : 0;
         steps.push_back(e);
         LITHIFY_RETURN_NOT_OK(Visit(t.fields[0], on.element_node, f_elem, steps, missing_at, donor_node,
-                                    name + ".element", false));
+                                    name + ".element", false, inner));
         steps.resize(steps.size() - 2);
         return Status::OK();
       }
       case TypeId::kMap: {
+        LITHIFY_ASSIGN_OR_RETURN(Fill inner, NestedFill(f, fn, fill, name));
         int f_key = -1, f_val = -1;
         if (fn != nullptr) {
           if (fn->kind != NodeKind::kMap) return shape_error("no map");
@@ -512,25 +554,43 @@ class Planner {
         Step k;
         if (f_key >= 0) k.f = file_.node(f_key).repetition == Repetition::kOptional ? 1 : 0;
         steps.push_back(k);
-        LITHIFY_RETURN_NOT_OK(Visit(t.fields[0], on.key_node, f_key, steps, missing_at, donor_node, name + ".key", false));
+        LITHIFY_RETURN_NOT_OK(
+            Visit(t.fields[0], on.key_node, f_key, steps, missing_at, donor_node, name + ".key", false, inner));
         steps.pop_back();
         Step v;
         v.o = 1;
         size_t m = missing_at;
         int donor = donor_node;
+        Fill value_fill = inner;
         if (f_val >= 0) {
           v.f = file_.node(f_val).repetition == Repetition::kOptional ? 1 : 0;
         } else if (fn != nullptr) {
           m = steps.size();
           donor = fn->repeated_node;
+          value_fill = Fill{};  // a value missing under present entries: its own default
         }
         steps.push_back(v);
-        LITHIFY_RETURN_NOT_OK(Visit(t.fields[1], on.value_node, f_val, steps, m, donor, name + ".value", false));
+        LITHIFY_RETURN_NOT_OK(
+            Visit(t.fields[1], on.value_node, f_val, steps, m, donor, name + ".value", false, value_fill));
         steps.resize(steps.size() - 2);
         return Status::OK();
       }
       default: return Status::Internal("unexpected Iceberg type");
     }
+  }
+
+  // The fill under a list or map: a present one's members start afresh; a missing one
+  // reads as null (a non-null list or map initial-default is refused by name), so
+  // nothing under it takes a default.
+  static Result<Fill> NestedFill(const NestedField& f, const parquet::SchemaNode* fn, Fill fill,
+                                 const std::string& name) {
+    if (fn != nullptr) return Fill{};
+    if (fill.open && f.initial_default && !f.initial_default->is_null()) {
+      return Status::NotSupported("column '{}': a non-null initial-default for a {} ({})", name,
+                                  f.type.id == TypeId::kList ? "list" : "map", json::Dump(*f.initial_default));
+    }
+    fill.open = false;
+    return fill;
   }
 
  private:
@@ -629,7 +689,7 @@ class FileProjection {
       s.o = 1;
       if (child >= 0) s.f = fs.node(child).repetition == Repetition::kOptional ? 1 : 0;
       std::vector<Step> steps{s};
-      LITHIFY_RETURN_NOT_OK(planner.Visit(f, os.top_level_fields()[i], child, steps, 0, 0, f.name, true));
+      LITHIFY_RETURN_NOT_OK(planner.Visit(f, os.top_level_fields()[i], child, steps, 0, 0, f.name, true, Fill{}));
     }
     std::map<int, int> read_index;
     for (int l : leaves) {
@@ -680,7 +740,7 @@ class FileProjection {
         case LeafPlan::Kind::kConstant: {
           const bool valid = p.kind == LeafPlan::Kind::kConstant;
           c.num_levels = in.num_rows;
-          c.def_levels.assign(in.num_rows, valid ? ol.max_def : 0);
+          c.def_levels.assign(in.num_rows, p.fill_level);
           if (ol.max_rep > 0) c.rep_levels.assign(in.num_rows, 0);
           if (valid) {
             Result<ColumnValues> v = Constant(*p.constant, type, ol, in.num_rows);
@@ -726,9 +786,9 @@ class FileProjection {
             const int16_t d = src.def_levels.empty() ? fl.max_def : src.def_levels[i];
             if (d < 0 || d > fl.max_def) return bad_level(fl, d);
             int16_t od = p.def_map[d];
-            if (p.constant && od == p.present_level) {
-              od = ol.max_def;
-              ++present;
+            if (od == p.present_level) {
+              od = p.fill_level;
+              if (od == ol.max_def) ++present;
             }
             c.def_levels.push_back(od);
             if (ol.max_rep > 0) c.rep_levels.push_back(r);
@@ -794,6 +854,78 @@ void AllKeys(const parquet::RowBatch& batch, const std::vector<int>& cols, std::
   }
 }
 
+// The chain of fields from a top-level field of `fields` down to field `id` (false when
+// no field has the id).
+bool FindChain(const std::vector<NestedField>& fields, int32_t id, std::vector<const NestedField*>* chain) {
+  for (const NestedField& f : fields) {
+    chain->push_back(&f);
+    if (f.id == id || FindChain(f.type.fields, id, chain)) return true;
+    chain->pop_back();
+  }
+  return false;
+}
+
+// An equality field the current schema no longer has (dropped after the delete was
+// written): a top-level field that reaches it as the newest schema holding it has it
+// (its struct ancestors keep their ids and defaults but only the one member on the way
+// down), so data and delete files resolve it by field id like any column.
+Result<NestedField> DroppedEqualityField(const TableMetadata& m, int32_t id, const std::string& delete_path) {
+  const Schema* newest = nullptr;
+  std::vector<const NestedField*> chain;
+  for (const Schema& s : m.schemas) {
+    std::vector<const NestedField*> c;
+    if (FindChain(s.fields, id, &c) && (newest == nullptr || s.schema_id > newest->schema_id)) {
+      newest = &s;
+      chain = std::move(c);
+    }
+  }
+  if (newest == nullptr) {
+    return Status::NotSupported("{}: equality delete on field id {}, which no schema of the table has",
+                                delete_path, id);
+  }
+  for (size_t i = 0; i + 1 < chain.size(); ++i) {
+    if (chain[i]->type.id != TypeId::kStruct) {
+      return Status::NotSupported("{}: equality delete on field id {} inside a list or map", delete_path, id);
+    }
+  }
+  if (!chain.back()->type.is_primitive()) {
+    return Status::NotSupported("{}: equality delete on field id {}, which is not a primitive column", delete_path,
+                                id);
+  }
+  NestedField node = *chain.back();
+  for (size_t i = chain.size() - 1; i-- > 0;) {
+    NestedField parent = *chain[i];
+    parent.type.fields = {std::move(node)};
+    node = std::move(parent);
+  }
+  return node;
+}
+
+// `out`'s schema with the dropped equality fields of `file`'s deletes appended as hidden
+// top-level fields (named apart from the current ones; matched by id). nullopt when every
+// equality field is in the current schema. Appending keeps every current leaf's index.
+Result<std::optional<Schema>> WithDroppedEqualityFields(const IcebergTable& table, const OutputSchema& out,
+                                                        const PlannedFile& file) {
+  Schema ext = out.iceberg_schema();
+  std::unordered_set<int32_t> added;
+  std::unordered_set<std::string> names;
+  for (const NestedField& f : ext.fields) names.insert(f.name);
+  for (const DeleteFile& d : file.deletes) {
+    if (d.kind != DeleteFile::Kind::kEquality) continue;
+    for (int32_t id : d.file.equality_ids) {
+      if (!out.LeavesFor({id}).empty() || !added.insert(id).second) continue;
+      LITHIFY_ASSIGN_OR_RETURN(NestedField f, DroppedEqualityField(table.metadata(), id, d.file.recorded_path));
+      if (!names.insert(f.name).second) {
+        f.name += "#" + std::to_string(id);
+        names.insert(f.name);
+      }
+      ext.fields.push_back(std::move(f));
+    }
+  }
+  if (added.empty()) return std::optional<Schema>();
+  return std::optional<Schema>(std::move(ext));
+}
+
 struct EqualityDelete {
   std::vector<int32_t> ids;
   std::vector<int> out_leaves;  // output leaves of the ids, in order
@@ -803,6 +935,10 @@ struct EqualityDelete {
 }  // namespace
 
 struct LiveRowsReader::Impl {
+  const OutputSchema* out = nullptr;
+  // The output schema plus dropped equality fields (only when a delete names one); the
+  // projection reads through it, and handed-out columns point back into `out`.
+  std::unique_ptr<OutputSchema> extended;
   std::unique_ptr<FileProjection> proj;
   std::vector<int> leaves;
   int rg = 0;
@@ -821,6 +957,13 @@ Result<std::unique_ptr<LiveRowsReader>> LiveRowsReader::Open(const IcebergTable&
                                                              const PlannedFile& file, std::vector<int> leaves,
                                                              bool rows_only) {
   auto impl = std::make_unique<Impl>();
+  impl->out = &out;
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<Schema> ext, WithDroppedEqualityFields(table, out, file));
+  if (ext) {
+    LITHIFY_ASSIGN_OR_RETURN(OutputSchema o, OutputSchema::Build(*ext));
+    impl->extended = std::make_unique<OutputSchema>(std::move(o));
+  }
+  const OutputSchema& read = impl->extended ? *impl->extended : out;
   // Rows only: one leaf is read (the row groups' row counts come with a column).
   if (rows_only) leaves = {0};
   if (leaves.empty()) leaves = out.LeavesFor({});
@@ -832,14 +975,14 @@ Result<std::unique_ptr<LiveRowsReader>> LiveRowsReader::Open(const IcebergTable&
       EqualityDelete e;
       e.ids = d.file.equality_ids;
       for (int32_t id : e.ids) {
-        std::vector<int> l = out.LeavesFor({id});
-        if (l.size() != 1 || out.schema().leaf(l[0]).max_rep > 0) {
-          return Status::NotSupported("{}: equality delete on field id {}, which is not a flat column of the current "
-                                      "schema", d.file.recorded_path, id);
+        std::vector<int> l = read.LeavesFor({id});
+        if (l.size() != 1 || read.schema().leaf(l[0]).max_rep > 0) {
+          return Status::NotSupported("{}: equality delete on field id {}, which is not a flat column",
+                                      d.file.recorded_path, id);
         }
         e.out_leaves.push_back(l[0]);
       }
-      LITHIFY_ASSIGN_OR_RETURN(auto dp, FileProjection::Open(table, out, d.file, nullptr, e.out_leaves));
+      LITHIFY_ASSIGN_OR_RETURN(auto dp, FileProjection::Open(table, read, d.file, nullptr, e.out_leaves));
       std::vector<int> cols(e.out_leaves.size());
       for (size_t k = 0; k < cols.size(); ++k) cols[k] = static_cast<int>(k);
       std::vector<std::string> keys;
@@ -864,7 +1007,7 @@ Result<std::unique_ptr<LiveRowsReader>> LiveRowsReader::Open(const IcebergTable&
   impl->deleted.erase(std::unique(impl->deleted.begin(), impl->deleted.end()), impl->deleted.end());
   impl->visible = rows_only ? 0 : leaves.size();
   impl->leaves = all;
-  LITHIFY_ASSIGN_OR_RETURN(impl->proj, FileProjection::Open(table, out, file.file, spec, all));
+  LITHIFY_ASSIGN_OR_RETURN(impl->proj, FileProjection::Open(table, read, file.file, spec, all));
   if (impl->proj->num_rows() != file.file.record_count) {
     return Status::Corruption("{}: the file holds {} rows, its manifest entry says {}", file.file.path,
                               impl->proj->num_rows(), file.file.record_count);
@@ -899,6 +1042,9 @@ Result<bool> LiveRowsReader::Next(LiveBatch* out) {
   m.deleted_rows += b.num_rows - static_cast<int64_t>(out->row_index.size());
   if (static_cast<int64_t>(out->row_index.size()) != b.num_rows) parquet::FilterRows(&b, keep);
   b.columns.resize(m.visible);
+  if (m.extended) {
+    for (ColumnData& c : b.columns) c.descr = &m.out->schema().leaf(c.leaf_index);
+  }
   out->batch = std::move(b);
   return true;
 }

@@ -15,12 +15,17 @@
 //     and INT96, fixed <-> binary);
 //   * a column missing from the file reads as its identity partition value from the
 //     manifest, else its `initial-default`, else null (nested members too, under their
-//     present parent);
+//     present parent); a missing struct is null unless its initial-default is {} (the
+//     only non-null struct default the spec allows; others are Corruption), then its
+//     members take their own defaults, recursively; a non-null list or map default is
+//     NotSupported;
 //   * deletes are applied: the deletion vector (Puffin blob: length, magic, CRC checked),
 //     position delete files (rows whose file_path is this file's recorded path), and
 //     equality delete files (a row is deleted when its values equal a delete row's on
 //     every equality field, NULL equal to NULL); each batch carries the file row index of
-//     every row it keeps.
+//     every row it keeps. An equality field the current schema dropped is resolved in the
+//     newest schema that has it and read from data and delete files by field id without
+//     being output (NotSupported when no schema has it or it sits in a list or map).
 // Memory: one row group of the projected columns at a time, plus this file's deleted
 // positions and the key sets of the equality deletes that apply to it.
 // Errors name the data (or delete) file. Not thread-safe; one reader per file.
