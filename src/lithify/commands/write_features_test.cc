@@ -18,6 +18,7 @@
 #include "lithify/commands/optimize.h"
 #include "lithify/commands/scan.h"
 #include "lithify/commands/test_util.h"
+#include "lithify/delta/log_segment.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/delta/test_util.h"
 #include "lithify/delta/transaction.h"
@@ -197,22 +198,18 @@ std::map<std::string, std::string> IdentityMetadata(io::FileSystem* fs, const st
   return {};
 }
 
-// The commitInfo of version `v` (the first action line that has one).
+// The commitInfo of version `v`.
 nlohmann::json CommitInfo(const std::string& root, int64_t v) {
-  char name[32];
-  std::snprintf(name, sizeof name, "%020lld.json", static_cast<long long>(v));
   auto fs = io::NewLocalFileSystem();
+  const std::string name = delta::CommitFileName(v);
   auto bytes = fs->ReadFile(root + "/_delta_log/" + name);
   EXPECT_TRUE(bytes.ok());
   if (!bytes.ok()) return {};
-  std::string text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    auto j = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
-    if (j.is_object() && j.contains("commitInfo")) return j["commitInfo"];
-    pos = end + 1;
+  auto actions = delta::ParseCommitFile(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()), name);
+  EXPECT_TRUE(actions.ok()) << actions.status().ToString();
+  if (!actions.ok()) return {};
+  for (const delta::Action& a : *actions) {
+    if (const auto* ci = std::get_if<delta::CommitInfo>(&a)) return nlohmann::json::parse(ci->json);
   }
   return {};
 }

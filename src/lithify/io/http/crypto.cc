@@ -41,10 +41,7 @@ std::string Md5(std::string_view data) {
 }
 
 std::string Md5Base64(ByteView data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), digest, &len, EVP_md5(), nullptr);
-  return Base64Encode(std::string_view(reinterpret_cast<const char*>(digest), len));
+  return Base64Encode(Md5(std::string_view(reinterpret_cast<const char*>(data.data()), data.size())));
 }
 
 std::string Base64Encode(std::string_view bytes) {

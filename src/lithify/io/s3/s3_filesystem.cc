@@ -34,6 +34,12 @@ using http::XmlFirst;
 
 namespace {
 
+// An ETag without the double quotes S3 puts around it.
+std::string_view Unquoted(std::string_view etag) {
+  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') return etag.substr(1, etag.size() - 2);
+  return etag;
+}
+
 constexpr char kUnsignedPayload[] = "UNSIGNED-PAYLOAD";
 
 // ---- Addressing ----
@@ -622,9 +628,7 @@ bool S3OutputStream::CompletedByUs(const std::vector<std::string>& etags) {
   c.key = loc_.key;
   auto head = fs_->Send(c);
   if (!head.ok() || head->status != 200) return false;
-  std::string etag = head->headers["etag"];
-  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"') etag = etag.substr(1, etag.size() - 2);
-  return etag == want && std::strtoull(head->headers["content-length"].c_str(), nullptr, 10) == position();
+  return Unquoted(head->headers["etag"]) == want && std::strtoull(head->headers["content-length"].c_str(), nullptr, 10) == position();
 }
 
 void S3OutputStream::AbortParts() {
@@ -642,8 +646,8 @@ void S3OutputStream::AbortParts() {
 
 std::string MultipartETag(const std::vector<std::string>& part_etags) {
   std::string md5s;
-  for (std::string_view e : part_etags) {
-    if (e.size() >= 2 && e.front() == '"' && e.back() == '"') e = e.substr(1, e.size() - 2);
+  for (std::string_view quoted : part_etags) {
+    const std::string_view e = Unquoted(quoted);
     if (e.size() != 32) return {};
     for (size_t i = 0; i < 32; i += 2) {
       auto nibble = [](char ch) -> int {
