@@ -4,6 +4,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -38,6 +39,19 @@ Result<int32_t> ReadVarInt(ByteView* in) {
   LITHIFY_ASSIGN_OR_RETURN(int64_t v, ReadVarLong(in));
   if (v < INT32_MIN || v > INT32_MAX) return Status::Corruption("int {} out of the 32-bit range", v);
   return static_cast<int32_t>(v);
+}
+
+// Steps over a varint without building its value unless it must be range-checked (an int
+// of 5 bytes): the same errors as ReadVarInt / ReadVarLong, for a fraction of the work.
+Status SkipVarint(ByteView* in, bool is_int) {
+  const size_t n = std::min<size_t>(in->size(), 10);
+  for (size_t i = 0; i < n; ++i) {
+    if (((*in)[i] & 0x80) != 0) continue;
+    if (is_int && i >= 4) return ReadVarInt(in).status();
+    *in = in->subspan(i + 1);
+    return Status::OK();
+  }
+  return in->size() < 10 ? Truncated("varint") : Status::Corruption("varint longer than 10 bytes");
 }
 
 Result<ByteView> TakeBytes(ByteView* in, int64_t n) {
@@ -180,59 +194,119 @@ class SchemaParser {
   }
 };
 
+// The lookup tables of a record node: fields by id (the first of duplicates) and by name.
+static void IndexFields(Node* n) {
+  for (size_t i = 0; i < n->fields.size(); ++i) {
+    if (n->fields[i].field_id) n->index_by_id.emplace_back(*n->fields[i].field_id, static_cast<int>(i));
+    n->index_by_name.push_back(static_cast<int>(i));
+  }
+  std::stable_sort(n->index_by_id.begin(), n->index_by_id.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(n->index_by_name.begin(), n->index_by_name.end(),
+                   [n](int a, int b) { return n->fields[a].name < n->fields[b].name; });
+}
+
 Result<Schema> Schema::Parse(std::string_view text) {
   LITHIFY_ASSIGN_OR_RETURN(json::Json j, json::Parse(text));
   SchemaParser p;
   LITHIFY_ASSIGN_OR_RETURN(int root, p.Add(j, 0, ""));
   p.schema.root_ = root;
+  for (Node& n : p.schema.nodes_) IndexFields(&n);
   return std::move(p.schema);
 }
 
 const Value* Value::Field(const Schema& schema, int32_t field_id, std::string_view name) const {
   if (kind != Kind::kRecord || node < 0) return nullptr;
   const Node& n = schema.node(node);
-  int by_name = -1;
-  for (size_t i = 0; i < n.fields.size() && i < items.size(); ++i) {
-    if (n.fields[i].field_id == field_id) return items[i].is_null() ? nullptr : &items[i];
-    if (!name.empty() && n.fields[i].name == name) by_name = static_cast<int>(i);
+  auto it = std::lower_bound(n.index_by_id.begin(), n.index_by_id.end(), field_id,
+                             [](const std::pair<int32_t, int>& e, int32_t id) { return e.first < id; });
+  if (it != n.index_by_id.end() && it->first == field_id && static_cast<size_t>(it->second) < items.size()) {
+    return items[it->second].is_null() ? nullptr : &items[it->second];
   }
-  if (by_name >= 0 && !items[by_name].is_null()) return &items[by_name];
-  return nullptr;
+  if (name.empty()) return nullptr;
+  // No field has the id: the last field of that name (writers without field ids).
+  auto past = std::upper_bound(n.index_by_name.begin(), n.index_by_name.end(), name,
+                               [&n](std::string_view want, int i) { return want < n.fields[i].name; });
+  if (past == n.index_by_name.begin()) return nullptr;
+  const int i = *(past - 1);
+  if (n.fields[i].name != name || static_cast<size_t>(i) >= items.size()) return nullptr;
+  return items[i].is_null() ? nullptr : &items[i];
+}
+
+Projection::Projection(const Schema& schema) : skip_(schema.size()), keys_(schema.size()) {}
+
+void Projection::SkipField(int record_node, size_t field) {
+  if (record_node < 0 || record_node >= static_cast<int>(skip_.size())) return;
+  std::vector<bool>& s = skip_[record_node];
+  if (s.size() <= field) s.resize(field + 1);
+  s[field] = true;
+}
+
+void Projection::KeepKeys(int array_node, std::vector<int32_t> keys) {
+  if (array_node < 0 || array_node >= static_cast<int>(keys_.size())) return;
+  std::sort(keys.begin(), keys.end());
+  keys_[array_node] = std::move(keys);
 }
 
 namespace {
 
-Status DecodeAt(const Schema& schema, int node, ByteView* in, Value* out, int depth);
+Status DecodeAt(const Schema& schema, int node, ByteView* in, Value* out, int depth, const Projection* proj);
+Status SkipAt(const Schema& schema, int node, ByteView* in, int depth);
 
-// Array and map blocks: a count (negative: followed by the block's byte size), items,
-// until a zero count. Items must each take a byte unless the item type is empty-sized,
-// so a count is bounded by the bytes left.
+// The count of the next array or map block (negative counts carry the block's byte size,
+// checked and dropped); 0 ends the array. Items must each take a byte unless the item type
+// is empty-sized, so a count is bounded by the bytes left.
+Result<int64_t> BlockCount(const Node& n, ByteView* in, size_t used) {
+  const bool is_map = n.kind == Kind::kMap;
+  LITHIFY_ASSIGN_OR_RETURN(int64_t count, ReadVarLong(in));
+  if (count < 0) {
+    if (count == INT64_MIN) return Status::Corruption("block count out of range");
+    count = -count;
+    LITHIFY_ASSIGN_OR_RETURN(int64_t bytes, ReadVarLong(in));
+    if (bytes < 0 || static_cast<uint64_t>(bytes) > in->size()) {
+      return Status::Corruption("block size {} exceeds the {} bytes left", bytes, in->size());
+    }
+  }
+  if (static_cast<uint64_t>(count) > in->size() + 1 || used + count > (size_t{1} << 26)) {
+    return Status::Corruption("{} count {} exceeds the {} bytes left", is_map ? "map" : "array", count, in->size());
+  }
+  return count;
+}
+
+// Whether the next item of a key-filtered array (records {int key, ...}) is kept: peeks at
+// the key without consuming it.
+Result<bool> KeyKept(const Schema& schema, const Node& item, ByteView in, const std::vector<int32_t>& keys) {
+  if (item.kind != Kind::kRecord || item.fields.empty() || schema.node(item.fields[0].node).kind != Kind::kInt) {
+    return true;  // not an id-keyed map: keep everything
+  }
+  LITHIFY_ASSIGN_OR_RETURN(int32_t key, ReadVarInt(&in));
+  return std::binary_search(keys.begin(), keys.end(), key);
+}
+
+// Array and map blocks, until a zero count.
 // `out` may hold an earlier datum (ContainerReader::Next reuses one Value per file): its
 // items and keys are overwritten in place and cut to the new count, so their allocations
 // are reused instead of freed and made again for every record.
-Status DecodeBlocks(const Schema& schema, const Node& n, ByteView* in, Value* out, int depth) {
+Status DecodeBlocks(const Schema& schema, int node, ByteView* in, Value* out, int depth, const Projection* proj) {
+  const Node& n = schema.node(node);
   const bool is_map = n.kind == Kind::kMap;
-  size_t used = 0;
+  const std::vector<int32_t>* keep = !is_map && proj != nullptr ? proj->kept_keys(node) : nullptr;
+  size_t used = 0, seen = 0;
   for (;;) {
-    LITHIFY_ASSIGN_OR_RETURN(int64_t count, ReadVarLong(in));
+    LITHIFY_ASSIGN_OR_RETURN(int64_t count, BlockCount(n, in, seen));
     if (count == 0) {
       out->items.resize(used);
       out->keys.resize(is_map ? used : 0);
       return Status::OK();
     }
-    if (count < 0) {
-      if (count == INT64_MIN) return Status::Corruption("block count out of range");
-      count = -count;
-      LITHIFY_ASSIGN_OR_RETURN(int64_t bytes, ReadVarLong(in));
-      if (bytes < 0 || static_cast<uint64_t>(bytes) > in->size()) {
-        return Status::Corruption("block size {} exceeds the {} bytes left", bytes, in->size());
+    for (int64_t k = 0; k < count; ++k, ++seen) {
+      if (keep != nullptr) {
+        LITHIFY_ASSIGN_OR_RETURN(bool kept, KeyKept(schema, schema.node(n.items), *in, *keep));
+        if (!kept) {
+          LITHIFY_RETURN_NOT_OK(SkipAt(schema, n.items, in, depth + 1));
+          continue;
+        }
       }
-    }
-    if (static_cast<uint64_t>(count) > in->size() + 1 || used + count > (size_t{1} << 26)) {
-      return Status::Corruption("{} count {} exceeds the {} bytes left", is_map ? "map" : "array", count,
-                                in->size());
-    }
-    for (int64_t k = 0; k < count; ++k, ++used) {
       if (is_map) {
         LITHIFY_ASSIGN_OR_RETURN(int64_t len, ReadVarLong(in));
         LITHIFY_ASSIGN_OR_RETURN(ByteView key, TakeBytes(in, len));
@@ -243,12 +317,78 @@ Status DecodeBlocks(const Schema& schema, const Node& n, ByteView* in, Value* ou
         }
       }
       if (used == out->items.size()) out->items.emplace_back();
-      LITHIFY_RETURN_NOT_OK(DecodeAt(schema, n.items, in, &out->items[used], depth + 1));
+      LITHIFY_RETURN_NOT_OK(DecodeAt(schema, n.items, in, &out->items[used], depth + 1, proj));
+      ++used;
     }
   }
 }
 
-Status DecodeAt(const Schema& schema, int node, ByteView* in, Value* out, int depth) {
+// Steps over one datum of `node` with the checks DecodeAt makes, storing nothing.
+Status SkipAt(const Schema& schema, int node, ByteView* in, int depth) {
+  if (depth > kMaxDepth) return Status::Corruption("Avro datum nested deeper than {}", kMaxDepth);
+  const Node& n = schema.node(node);
+  switch (n.kind) {
+    case Kind::kNull: return Status::OK();
+    case Kind::kBoolean:
+      if (in->empty()) return Truncated("boolean");
+      if ((*in)[0] > 1) return Status::Corruption("boolean byte {}", (*in)[0]);
+      *in = in->subspan(1);
+      return Status::OK();
+    case Kind::kInt:
+    case Kind::kLong: return SkipVarint(in, n.kind == Kind::kInt);
+    case Kind::kFloat:
+    case Kind::kDouble: {
+      const size_t w = n.kind == Kind::kFloat ? 4 : 8;
+      if (in->size() < w) return Truncated(n.kind == Kind::kFloat ? "float" : "double");
+      *in = in->subspan(w);
+      return Status::OK();
+    }
+    case Kind::kBytes:
+    case Kind::kString: {
+      LITHIFY_ASSIGN_OR_RETURN(int64_t len, ReadVarLong(in));
+      return TakeBytes(in, len).status();
+    }
+    case Kind::kFixed: return TakeBytes(in, n.size).status();
+    case Kind::kEnum: {
+      LITHIFY_ASSIGN_OR_RETURN(int32_t i, ReadVarInt(in));
+      if (i < 0 || static_cast<size_t>(i) >= n.num_symbols) {
+        return Status::Corruption("enum index {} of {} symbols", i, n.num_symbols);
+      }
+      return Status::OK();
+    }
+    case Kind::kUnion: {
+      LITHIFY_ASSIGN_OR_RETURN(int64_t branch, ReadVarLong(in));
+      if (branch < 0 || static_cast<size_t>(branch) >= n.branches.size()) {
+        return Status::Corruption("union branch {} of {}", branch, n.branches.size());
+      }
+      return SkipAt(schema, n.branches[branch], in, depth + 1);
+    }
+    case Kind::kArray:
+    case Kind::kMap: {
+      size_t seen = 0;
+      for (;;) {
+        LITHIFY_ASSIGN_OR_RETURN(int64_t count, BlockCount(n, in, seen));
+        if (count == 0) return Status::OK();
+        for (int64_t k = 0; k < count; ++k, ++seen) {
+          if (n.kind == Kind::kMap) {
+            LITHIFY_ASSIGN_OR_RETURN(int64_t len, ReadVarLong(in));
+            LITHIFY_RETURN_NOT_OK(TakeBytes(in, len).status());
+          }
+          LITHIFY_RETURN_NOT_OK(SkipAt(schema, n.items, in, depth + 1));
+        }
+      }
+    }
+    case Kind::kRecord:
+      for (const Node::Field& f : n.fields) {
+        Status st = SkipAt(schema, f.node, in, depth + 1);
+        if (!st.ok()) return st.WithContextF("field '{}'", f.name);
+      }
+      return Status::OK();
+  }
+  return Status::Internal("unknown Avro kind");
+}
+
+Status DecodeAt(const Schema& schema, int node, ByteView* in, Value* out, int depth, const Projection* proj) {
   if (depth > kMaxDepth) return Status::Corruption("Avro datum nested deeper than {}", kMaxDepth);
   const Node& n = schema.node(node);
   out->node = node;
@@ -308,14 +448,21 @@ Status DecodeAt(const Schema& schema, int node, ByteView* in, Value* out, int de
       if (branch < 0 || static_cast<size_t>(branch) >= n.branches.size()) {
         return Status::Corruption("union branch {} of {}", branch, n.branches.size());
       }
-      return DecodeAt(schema, n.branches[branch], in, out, depth + 1);
+      return DecodeAt(schema, n.branches[branch], in, out, depth + 1, proj);
     }
     case Kind::kArray:
-    case Kind::kMap: return DecodeBlocks(schema, n, in, out, depth);
+    case Kind::kMap: return DecodeBlocks(schema, node, in, out, depth, proj);
     case Kind::kRecord: {
       out->items.resize(n.fields.size());
       for (size_t f = 0; f < n.fields.size(); ++f) {
-        Status st = DecodeAt(schema, n.fields[f].node, in, &out->items[f], depth + 1);
+        Status st;
+        if (proj != nullptr && proj->skips(node, f)) {
+          st = SkipAt(schema, n.fields[f].node, in, depth + 1);
+          out->items[f].kind = Kind::kNull;
+          out->items[f].node = n.fields[f].node;
+        } else {
+          st = DecodeAt(schema, n.fields[f].node, in, &out->items[f], depth + 1, proj);
+        }
         if (!st.ok()) return st.WithContextF("field '{}'", n.fields[f].name);
       }
       return Status::OK();
@@ -417,16 +564,17 @@ Result<Buffer> Unsnappy(ByteView in, const std::string& what) {
 
 }  // namespace
 
-Status Decode(const Schema& schema, int node, ByteView* in, Value* out) {
+Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Projection* projection) {
   if (node < 0 || static_cast<size_t>(node) >= schema.size()) return Status::InvalidArgument("no such schema node");
   *out = Value();
-  return DecodeAt(schema, node, in, out, 0);
+  return DecodeAt(schema, node, in, out, 0, projection);
 }
 
 // ---- container ----
 
 struct ContainerReader::Impl {
   std::unique_ptr<io::RandomAccessFile> file;
+  std::optional<Projection> projection;
   std::string path;
   Schema schema;
   std::map<std::string, std::string> meta;
@@ -568,6 +716,10 @@ std::optional<std::string> ContainerReader::Meta(const std::string& key) const {
   return it->second;
 }
 
+void ContainerReader::SetProjection(std::optional<Projection> projection) {
+  impl_->projection = std::move(projection);
+}
+
 Result<bool> ContainerReader::Next(Value* out) {
   Impl& m = *impl_;
   while (m.left == 0) {
@@ -580,7 +732,7 @@ Result<bool> ContainerReader::Next(Value* out) {
   }
   // `out` is decoded over in place (DecodeAt sets kind and the fields of that kind;
   // containers reuse their element storage), which saves most allocations per record.
-  Status st = DecodeAt(m.schema, m.schema.root(), &m.rest, out, 0);
+  Status st = DecodeAt(m.schema, m.schema.root(), &m.rest, out, 0, m.projection ? &*m.projection : nullptr);
   if (!st.ok()) return m.Fail(st.WithContextF("block {}", m.block));
   --m.left;
   return true;

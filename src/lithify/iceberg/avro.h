@@ -52,6 +52,10 @@ struct Node {
   int32_t precision = 0, scale = 0;  // decimal logical type
   size_t num_symbols = 0;    // kEnum
   std::vector<Field> fields; // kRecord
+  // kRecord: (field id, field index) sorted by id, for Value::Field's lookup (planning looks
+  // up some 30 fields of every manifest entry).
+  std::vector<std::pair<int32_t, int>> index_by_id;
+  std::vector<int> index_by_name;  // kRecord: field indexes sorted by name (stable)
   int items = -1;            // kArray items / kMap values
   std::vector<int> branches; // kUnion
   std::optional<int32_t> element_id, key_id, value_id;
@@ -89,9 +93,41 @@ struct Value {
   const Value* Field(const Schema& schema, int32_t field_id, std::string_view name = {}) const;
 };
 
-// Decodes one datum of `node` from the front of `*in` (advancing it). Corruption on
-// malformed bytes. Exposed for tests and fuzzing.
-Status Decode(const Schema& schema, int node, ByteView* in, Value* out);
+// What of a record to materialize. Planning reads a few fields of every manifest entry
+// (most of an entry's bytes are column statistics it does not need); a projection lets
+// the decoder step over the rest without building Values for them. Skipped bytes are still
+// checked (lengths, counts, union branches, depth), so a projection never lets malformed
+// input through that a full decode would refuse.
+//   * SkipField(record, f): field f of record node `record` is stepped over and decodes as
+//     null (Value::Field then returns nullptr, as for an absent field).
+//   * KeepKeys(array, keys): an array of records whose first field is an int key (Iceberg's
+//     id-keyed maps: column statistics) keeps only the items whose key is in `keys`; the
+//     others are stepped over.
+// A Projection belongs to one Schema (node numbers are that schema's).
+class Projection {
+ public:
+  Projection() = default;
+  explicit Projection(const Schema& schema);
+  void SkipField(int record_node, size_t field);
+  void KeepKeys(int array_node, std::vector<int32_t> keys);
+  bool skips(int record_node, size_t field) const {
+    return record_node < static_cast<int>(skip_.size()) && field < skip_[record_node].size() &&
+           skip_[record_node][field];
+  }
+  // nullptr: every item kept.
+  const std::vector<int32_t>* kept_keys(int array_node) const {
+    return array_node < static_cast<int>(keys_.size()) && keys_[array_node] ? &*keys_[array_node] : nullptr;
+  }
+
+ private:
+  std::vector<std::vector<bool>> skip_;                  // by record node, by field
+  std::vector<std::optional<std::vector<int32_t>>> keys_;  // by array node, sorted
+};
+
+// Decodes one datum of `node` from the front of `*in` (advancing it), materializing what
+// `projection` keeps (everything when null). Corruption on malformed bytes. Exposed for
+// tests and fuzzing.
+Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Projection* projection = nullptr);
 
 class ContainerReader {
  public:
@@ -108,6 +144,9 @@ class ContainerReader {
   const std::map<std::string, std::string>& metadata() const;
   std::optional<std::string> Meta(const std::string& key) const;
   const std::string& path() const;
+  // Records decode through `projection` from now on (it must be made for schema(); null
+  // restores full decoding). The reader keeps a copy.
+  void SetProjection(std::optional<Projection> projection);
   // The next record, or false after the last one.
   Result<bool> Next(Value* out);
 

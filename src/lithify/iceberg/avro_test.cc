@@ -199,5 +199,128 @@ TEST(Avro, FieldIdsAndMapsAsArrays) {
   EXPECT_EQ(s->node(m->node).logical_type, "map");
 }
 
+
+// Whether two decoded values are equal (kind, scalars, items and keys, recursively).
+bool SameValue(const Value& a, const Value& b) {
+  if (a.kind != b.kind || a.b != b.b || a.i != b.i || a.s != b.s || a.keys != b.keys) return false;
+  if (!(a.d == b.d || (a.d != a.d && b.d != b.d)) || a.items.size() != b.items.size()) return false;
+  for (size_t i = 0; i < a.items.size(); ++i) {
+    if (!SameValue(a.items[i], b.items[i])) return false;
+  }
+  return true;
+}
+
+// The array node under a record field (directly or as a union branch), or -1.
+int ArrayUnder(const Schema& s, int node) {
+  if (s.node(node).kind == Kind::kArray) return node;
+  for (int b : s.node(node).branches) {
+    if (s.node(b).kind == Kind::kArray) return b;
+  }
+  return -1;
+}
+
+// A projection that steps over `value_counts` and keeps only field 1 of `lower_bounds`
+// decodes every manifest of the corpus to the same entries as a full decode, except those
+// two fields: value_counts null, lower_bounds the full decode's items with key 1.
+TEST(Avro, ProjectionStepsOverWhatItSkips) {
+  auto fs = io::NewLocalFileSystem();
+  int manifests = 0, filtered = 0;
+  for (const std::string& f : CorpusAvroFiles()) {
+    if (f.find("/snap-") != std::string::npos) continue;
+    auto full = ContainerReader::Open(fs.get(), f);
+    auto proj = ContainerReader::Open(fs.get(), f);
+    ASSERT_TRUE(full.ok() && proj.ok());
+    const Schema& s = (*full)->schema();
+    const Node& entry = s.node(s.root());
+    int df = -1;
+    for (const Node::Field& fld : entry.fields) {
+      if (fld.field_id == 2) df = fld.node;
+    }
+    ASSERT_GE(df, 0) << f;
+    int vc = -1, lb = -1;
+    for (size_t i = 0; i < s.node(df).fields.size(); ++i) {
+      if (s.node(df).fields[i].field_id == 109) vc = static_cast<int>(i);
+      if (s.node(df).fields[i].field_id == 125) lb = static_cast<int>(i);
+    }
+    Projection p((*proj)->schema());
+    if (vc >= 0) p.SkipField(df, static_cast<size_t>(vc));
+    if (lb >= 0) p.KeepKeys(ArrayUnder(s, s.node(df).fields[lb].node), {1});
+    (*proj)->SetProjection(p);
+    ++manifests;
+    Value a, b;
+    for (;;) {
+      Result<bool> ma = (*full)->Next(&a);
+      Result<bool> mb = (*proj)->Next(&b);
+      ASSERT_TRUE(ma.ok() && mb.ok()) << f;
+      ASSERT_EQ(*ma, *mb) << f;
+      if (!*ma) break;
+      const Value* fa = a.Field(s, 2);
+      const Value* fb = b.Field(s, 2);
+      ASSERT_TRUE(fa != nullptr && fb != nullptr);
+      for (size_t i = 0; i < fa->items.size(); ++i) {
+        if (static_cast<int>(i) == vc) {
+          EXPECT_EQ(fb->Field(s, 109), nullptr);
+        } else if (static_cast<int>(i) == lb && fa->items[i].kind == Kind::kArray) {
+          std::vector<const Value*> want;
+          for (const Value& kv : fa->items[i].items) {
+            if (kv.items[0].i == 1) want.push_back(&kv);
+          }
+          ASSERT_EQ(fb->items[i].items.size(), want.size()) << f;
+          for (size_t k = 0; k < want.size(); ++k) EXPECT_TRUE(SameValue(fb->items[i].items[k], *want[k]));
+          filtered += fa->items[i].items.size() > want.size();
+        } else {
+          EXPECT_TRUE(SameValue(fa->items[i], fb->items[i])) << f << " field " << i;
+        }
+      }
+    }
+  }
+  EXPECT_GT(manifests, 50);
+  EXPECT_GT(filtered, 50);
+}
+
+// Skipped bytes are checked as decoded ones are: a string that runs past the datum, an
+// out-of-range union branch and a bad boolean are Corruption whether or not the field is
+// projected away.
+TEST(Avro, ProjectionStillRefusesMalformedSkippedBytes) {
+  auto schema = Schema::Parse(R"({"type":"record","name":"r","fields":[
+      {"name":"a","type":"string"},{"name":"u","type":["null","long"]},{"name":"t","type":"boolean"},
+      {"name":"m","type":{"type":"array","items":{"type":"record","name":"kv","fields":[
+        {"name":"key","type":"int"},{"name":"value","type":"bytes"}]}}}]})");
+  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  Projection skip_all(*schema);
+  for (size_t f = 0; f < 4; ++f) skip_all.SkipField(schema->root(), f);
+  Projection keep_key(*schema);
+  keep_key.KeepKeys(schema->node(schema->node(schema->root()).fields[3].node).kind == Kind::kArray
+                        ? schema->node(schema->root()).fields[3].node : -1, {7});
+  // a = "hi", u = long 5, t = true, m = [{1, "x"}, {7, "y"}]
+  const std::vector<uint8_t> good = {4, 'h', 'i', 2, 10, 1, 4, 2, 2, 'x', 14, 2, 'y', 0};
+  for (const Projection* p : std::vector<const Projection*>{nullptr, &skip_all, &keep_key}) {
+    ByteView in(good.data(), good.size());
+    Value v;
+    ASSERT_TRUE(Decode(*schema, schema->root(), &in, &v, p).ok());
+    EXPECT_TRUE(in.empty());
+    if (p == &keep_key) {
+      ASSERT_EQ(v.items[3].items.size(), 1u);
+      EXPECT_EQ(v.items[3].items[0].items[0].i, 7);
+      EXPECT_EQ(v.items[3].items[0].items[1].s, "y");
+    }
+    if (p == &skip_all) EXPECT_EQ(v.Field(*schema, 0, "a"), nullptr);
+  }
+  const std::vector<std::vector<uint8_t>> bad = {
+      {40, 'h', 'i', 2, 10, 1, 0},                 // string length 20, 2 bytes there
+      {4, 'h', 'i', 6, 10, 1, 0},                  // union branch 3 of 2
+      {4, 'h', 'i', 2, 10, 2, 0},                  // boolean byte 2
+      {4, 'h', 'i', 2, 10, 1, 4, 2, 40, 'x', 0},   // skipped map value runs past the end
+  };
+  for (const auto& bytes : bad) {
+    for (const Projection* p : std::vector<const Projection*>{nullptr, &skip_all, &keep_key}) {
+      ByteView in(bytes.data(), bytes.size());
+      Value v;
+      Status st = Decode(*schema, schema->root(), &in, &v, p);
+      EXPECT_EQ(st.code(), StatusCode::kCorruption) << st.ToString();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lithify::iceberg::avro

@@ -258,6 +258,63 @@ Result<DataFile> ParseDataFile(const avro::Schema& s, const avro::Value& v, cons
   return d;
 }
 
+// The record node a field's schema node holds (through a [null, record] union), or -1.
+int RecordOf(const avro::Schema& s, int node) {
+  const avro::Node& n = s.node(node);
+  if (n.kind == Kind::kRecord) return node;
+  if (n.kind != Kind::kUnion) return -1;
+  for (int b : n.branches) {
+    if (s.node(b).kind == Kind::kRecord) return b;
+  }
+  return -1;
+}
+
+// The index of the field of record `rec` with Iceberg field id `id` (or, lacking one, the
+// name), as Value::Field finds it; -1 when absent.
+int FieldIndex(const avro::Schema& s, int rec, int32_t id, std::string_view name) {
+  const avro::Node& n = s.node(rec);
+  int by_name = -1;
+  for (size_t i = 0; i < n.fields.size(); ++i) {
+    if (n.fields[i].field_id == id) return static_cast<int>(i);
+    if (n.fields[i].name == name) by_name = static_cast<int>(i);
+  }
+  return by_name;
+}
+
+// The projection of a manifest entry that decodes only the statistics `stats` selects.
+std::optional<avro::Projection> EntryProjection(const avro::Schema& s, const StatsSelection& stats) {
+  if (stats.all || s.root() < 0 || s.node(s.root()).kind != Kind::kRecord) return std::nullopt;
+  const int entry = s.root();
+  const int df_field = FieldIndex(s, entry, 2, "data_file");
+  if (df_field < 0) return std::nullopt;
+  const int df = RecordOf(s, s.node(entry).fields[df_field].node);
+  if (df < 0) return std::nullopt;
+  avro::Projection p(s);
+  struct Map { int32_t id; const char* name; bool per_column; };
+  static constexpr Map kMaps[] = {{108, "column_sizes", false},     {109, "value_counts", false},
+                                  {137, "nan_value_counts", false}, {110, "null_value_counts", true},
+                                  {125, "lower_bounds", true},      {128, "upper_bounds", true}};
+  for (const Map& m : kMaps) {
+    const int f = FieldIndex(s, df, m.id, m.name);
+    if (f < 0) continue;
+    if (!m.per_column || stats.field_ids.empty()) {
+      p.SkipField(df, static_cast<size_t>(f));
+      continue;
+    }
+    // The array of {key, value} records, directly or as a union branch.
+    const int node = s.node(df).fields[f].node;
+    std::vector<int> arrays;
+    if (s.node(node).kind == Kind::kArray) arrays.push_back(node);
+    if (s.node(node).kind == Kind::kUnion) {
+      for (int b : s.node(node).branches) {
+        if (s.node(b).kind == Kind::kArray) arrays.push_back(b);
+      }
+    }
+    for (int a : arrays) p.KeepKeys(a, stats.field_ids);
+  }
+  return p;
+}
+
 }  // namespace
 
 std::string_view FileContentName(FileContent c) {
@@ -307,7 +364,7 @@ Result<std::vector<ManifestFile>> ReadManifests(io::FileSystem* fs, const TableM
 
 Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& snapshot,
                     const ManifestFile& mf, const LocationMap& map,
-                    const std::function<Status(ManifestEntry&&)>& sink) {
+                    const std::function<Status(ManifestEntry&&)>& sink, const StatsSelection& stats) {
   auto reader_r = avro::ContainerReader::Open(fs, mf.path);
   if (!reader_r.ok()) return reader_r.status().WithContextF("manifest of snapshot {}", snapshot.snapshot_id);
   avro::ContainerReader& reader = **reader_r;
@@ -318,6 +375,7 @@ Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& 
   Result<SpecTypes> st = ManifestSpec(m, mf, reader);
   if (!st.ok()) return st.status().WithContext(path);
   const avro::Schema& s = reader.schema();
+  reader.SetProjection(EntryProjection(s, stats));
   avro::Value v;
   int64_t next_row_id = mf.first_row_id.value_or(0);
   for (int64_t index = 0;; ++index) {

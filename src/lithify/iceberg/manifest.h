@@ -92,10 +92,22 @@ struct ManifestEntry {
 Result<std::vector<ManifestFile>> ReadManifests(io::FileSystem* fs, const TableMetadata& m,
                                                 const Snapshot& snapshot, const LocationMap& map);
 
+// Which column statistics ReadManifest decodes into DataFile. Most of an entry's bytes are
+// its statistics maps, and planning needs only the bounds and null counts of the columns
+// its predicate names: the rest is stepped over (still checked), not decoded.
+struct StatsSelection {
+  bool all = true;                 // every map, every column
+  std::vector<int32_t> field_ids;  // when !all: lower/upper bounds and null counts of these
+                                   // columns only; column sizes, value and NaN counts none
+  static StatsSelection All() { return {}; }
+  static StatsSelection Columns(std::vector<int32_t> ids) { return {false, std::move(ids)}; }
+};
+
 // Streams the entries of `manifest` to `sink` (a sink error stops the read and is
-// returned as is).
+// returned as is), with the statistics `stats` selects.
 Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& snapshot,
                     const ManifestFile& manifest, const LocationMap& map,
-                    const std::function<Status(ManifestEntry&&)>& sink);
+                    const std::function<Status(ManifestEntry&&)>& sink,
+                    const StatsSelection& stats = StatsSelection::All());
 
 }  // namespace lithify::iceberg

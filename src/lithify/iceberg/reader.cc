@@ -906,24 +906,28 @@ Result<NestedField> DroppedEqualityField(const TableMetadata& m, int32_t id, con
 // equality field is in the current schema. Appending keeps every current leaf's index.
 Result<std::optional<Schema>> WithDroppedEqualityFields(const IcebergTable& table, const OutputSchema& out,
                                                         const PlannedFile& file) {
-  Schema ext = out.iceberg_schema();
+  // The schema is copied only once a dropped field turns up: files without such deletes
+  // (nearly all) pay one lookup per equality id, not a schema copy per opened file.
+  std::optional<Schema> ext;
   std::unordered_set<int32_t> added;
   std::unordered_set<std::string> names;
-  for (const NestedField& f : ext.fields) names.insert(f.name);
   for (const DeleteFile& d : file.deletes) {
     if (d.kind != DeleteFile::Kind::kEquality) continue;
     for (int32_t id : d.file.equality_ids) {
       if (!out.LeavesFor({id}).empty() || !added.insert(id).second) continue;
       LITHIFY_ASSIGN_OR_RETURN(NestedField f, DroppedEqualityField(table.metadata(), id, d.file.recorded_path));
+      if (!ext) {
+        ext = out.iceberg_schema();
+        for (const NestedField& g : ext->fields) names.insert(g.name);
+      }
       if (!names.insert(f.name).second) {
         f.name += "#" + std::to_string(id);
         names.insert(f.name);
       }
-      ext.fields.push_back(std::move(f));
+      ext->fields.push_back(std::move(f));
     }
   }
-  if (added.empty()) return std::optional<Schema>();
-  return std::optional<Schema>(std::move(ext));
+  return ext;
 }
 
 struct EqualityDelete {

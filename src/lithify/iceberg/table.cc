@@ -405,6 +405,14 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
                                          return index.Add(metadata_, options_.locations, std::move(e), mf.path);
                                        }));
   }
+  StatsSelection data_stats = StatsSelection::All();
+  if (!options.all_stats) {
+    std::vector<int32_t> ids;
+    for (int32_t id : skipper.field_ids) {
+      if (id >= 0) ids.push_back(id);
+    }
+    data_stats = StatsSelection::Columns(std::move(ids));
+  }
   // A data manifest whose partition summaries exclude the predicate is not read, unless
   // the caller wants every skipped file (files --where): then its files are reported with
   // the manifest's reason. Unread manifests make the dangling-DV check impossible.
@@ -445,7 +453,8 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
             return options.skipped ? options.skipped(std::move(p), std::move(reason)) : Status::OK();
           }
           return sink(std::move(p));
-        }));
+        },
+        data_stats));
   }
   for (const auto& [target, dv] : index.dvs) {
     if (!unread && !index.dv_targets_seen.count(target)) {

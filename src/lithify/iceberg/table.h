@@ -71,6 +71,10 @@ struct PlanOptions {
   // When set, receives every skipped data file with the reason (`files --where` explains
   // skipping); an error stops planning.
   std::function<Status(PlannedFile&&, std::string reason)> skipped;
+  // Planned data files carry the statistics skipping needs (bounds and null counts of the
+  // predicate's columns; none without a predicate) unless every map is asked for here:
+  // decoding an entry's other statistics is most of planning's work and nothing reads them.
+  bool all_stats = false;
 };
 
 struct PlanStats {
