@@ -174,5 +174,50 @@ TEST(IcebergCorpus, PlanningWithSelectedStatisticsPlansTheSame) {
               with_skips);
 }
 
+
+// Manifests decoded on several threads plan exactly what one thread plans: the same files
+// in the same order with the same deletes, the same counts, and the same first error, on
+// every snapshot of every corpus table.
+TEST(IcebergCorpus, PlanningOnSeveralThreadsEqualsOneThread) {
+  const json expected = testing::Expected();
+  const LocationMap map = testing::CorpusMap();
+  std::shared_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  auto describe = [](const Result<std::vector<PlannedFile>>& r, const PlanStats& st) {
+    if (!r.ok()) return r.status().ToString();
+    std::string out = std::to_string(st.data_files) + "/" + std::to_string(st.skipped_files) + "/" +
+                      std::to_string(st.delete_files) + ":";
+    for (const PlannedFile& f : *r) {
+      out += f.file.path + "#" + std::to_string(f.data_sequence_number) + "d" + std::to_string(f.deletes.size()) + ";";
+    }
+    return out;
+  };
+  int plans = 0, multi_manifest = 0;
+  for (const json& t : expected["tables"]) {
+    std::string where = Corpus() + "/" + t["table"].get<std::string>();
+    if (t.contains("metadata")) where += "/metadata/" + t["metadata"].get<std::string>();
+    SCOPED_TRACE(where);
+    auto table = IcebergTable::Open(fs, where, OpenOptions{map});
+    ASSERT_TRUE(table.ok()) << table.status().ToString();
+    for (const Snapshot& snap : (*table)->metadata().snapshots) {
+      std::string one;
+      for (int threads : {1, 2, 3}) {
+        PlanOptions o;
+        o.threads = threads;
+        PlanStats st;
+        const std::string got = describe((*table)->PlanAll(&snap, o, &st), st);
+        if (threads == 1) {
+          one = got;
+          ++plans;
+          multi_manifest += st.manifests > 1;
+        } else {
+          EXPECT_EQ(got, one) << "snapshot " << snap.snapshot_id << " on " << threads << " threads";
+        }
+      }
+    }
+  }
+  EXPECT_GT(plans, 80);
+  EXPECT_GT(multi_manifest, 20);
+}
+
 }  // namespace
 }  // namespace lithify::iceberg

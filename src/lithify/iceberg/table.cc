@@ -8,6 +8,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/expr/bound.h"
 #include "lithify/expr/stats_eval.h"
+#include "lithify/iceberg/manifest_pipeline.h"
 #include "lithify/iceberg/values.h"
 
 namespace lithify::iceberg {
@@ -416,45 +417,58 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
   // A data manifest whose partition summaries exclude the predicate is not read, unless
   // the caller wants every skipped file (files --where): then its files are reported with
   // the manifest's reason. Unread manifests make the dangling-DV check impossible.
-  bool unread = false;
+  struct DataManifest {
+    const ManifestFile* mf;
+    const PartitionSpec* spec;
+    bool pruned;
+    std::string reason;
+  };
+  std::vector<DataManifest> data;
+  std::vector<const ManifestFile*> to_read;
   for (const ManifestFile& mf : manifests) {
     if (mf.content != 0) continue;
-    const PartitionSpec* spec = metadata_.FindSpec(mf.spec_id);
-    std::string manifest_reason;
-    const bool pruned = skipper.SkipManifest(mf, spec, &manifest_reason);
-    if (pruned) {
-      ++st.skipped_manifests;
-      if (!options.skipped) {
-        unread = true;
-        const int64_t n = int64_t{mf.added_files_count.value_or(0)} + mf.existing_files_count.value_or(0);
-        st.data_files += n;
-        st.skipped_files += n;
-        continue;
-      }
+    DataManifest d{&mf, metadata_.FindSpec(mf.spec_id), false, {}};
+    d.pruned = skipper.SkipManifest(mf, d.spec, &d.reason);
+    if (!d.pruned || options.skipped) to_read.push_back(&mf);
+    data.push_back(std::move(d));
+  }
+  ManifestPipeline pipeline(to_read.size(), options.threads,
+                            [&](size_t k, const ManifestPipeline::EntrySink& entry_sink) {
+                              return ReadManifest(fs_.get(), metadata_, *snapshot, *to_read[k], options_.locations,
+                                                  entry_sink, data_stats);
+                            });
+  bool unread = false;
+  size_t next_read = 0;
+  for (const DataManifest& d : data) {
+    if (d.pruned) ++st.skipped_manifests;
+    if (d.pruned && !options.skipped) {
+      unread = true;
+      const int64_t n = int64_t{d.mf->added_files_count.value_or(0)} + d.mf->existing_files_count.value_or(0);
+      st.data_files += n;
+      st.skipped_files += n;
+      continue;
     }
-    LITHIFY_RETURN_NOT_OK(ReadManifest(
-        fs_.get(), metadata_, *snapshot, mf, options_.locations, [&](ManifestEntry&& e) -> Status {
-          if (e.status == 2) return Status::OK();
-          ++st.data_files;
-          if (e.file.file_format != "PARQUET") {
-            return Status::NotSupported("{} data files ('{}'): lithify reads Parquet data files only",
-                                        e.file.file_format, e.file.recorded_path);
-          }
-          PlannedFile p;
-          p.spec_id = e.spec_id;
-          p.data_sequence_number = e.sequence_number;
-          p.file_sequence_number = e.file_sequence_number;
-          p.file = std::move(e.file);
-          // DVs are matched before skipping so a DV naming a skipped file is not dangling.
-          index.Attach(options_.locations, &p);
-          std::string reason = manifest_reason;
-          if (pruned || skipper.Skip(p.file, spec, &reason)) {
-            ++st.skipped_files;
-            return options.skipped ? options.skipped(std::move(p), std::move(reason)) : Status::OK();
-          }
-          return sink(std::move(p));
-        },
-        data_stats));
+    LITHIFY_RETURN_NOT_OK(pipeline.Drain(next_read++, [&](ManifestEntry&& e) -> Status {
+      if (e.status == 2) return Status::OK();
+      ++st.data_files;
+      if (e.file.file_format != "PARQUET") {
+        return Status::NotSupported("{} data files ('{}'): lithify reads Parquet data files only",
+                                    e.file.file_format, e.file.recorded_path);
+      }
+      PlannedFile p;
+      p.spec_id = e.spec_id;
+      p.data_sequence_number = e.sequence_number;
+      p.file_sequence_number = e.file_sequence_number;
+      p.file = std::move(e.file);
+      // DVs are matched before skipping so a DV naming a skipped file is not dangling.
+      index.Attach(options_.locations, &p);
+      std::string reason = d.reason;
+      if (d.pruned || skipper.Skip(p.file, d.spec, &reason)) {
+        ++st.skipped_files;
+        return options.skipped ? options.skipped(std::move(p), std::move(reason)) : Status::OK();
+      }
+      return sink(std::move(p));
+    }));
   }
   for (const auto& [target, dv] : index.dvs) {
     if (!unread && !index.dv_targets_seen.count(target)) {

@@ -75,6 +75,9 @@ struct PlanOptions {
   // predicate's columns; none without a predicate) unless every map is asked for here:
   // decoding an entry's other statistics is most of planning's work and nothing reads them.
   bool all_stats = false;
+  // Data manifests decoded at once (manifest_pipeline.h); the planned files, their order and
+  // the first error are the same for every value.
+  int threads = 2;
 };
 
 struct PlanStats {
