@@ -1,8 +1,10 @@
 // libFuzzer target: the Iceberg Avro container reader (header, schema, codecs, blocks,
 // datums) and, on whatever decodes, the manifest-entry views the planner takes (field
 // lookups by id) and the deletion-vector blob parser. Seeds: the corpus' manifest lists
-// and manifests (*.avro). Any input must end in OK or an error, never a crash, leak or
-// unbounded allocation.
+// and manifests (*.avro). Records are decoded twice, in full and through a projection
+// chosen from the input (fields stepped over, id-keyed arrays filtered by key, as planning
+// does), and the two must agree on whether the bytes are valid. Any input must end in OK
+// or an error, never a crash, leak or unbounded allocation.
 #include <cstddef>
 #include <cstdint>
 
@@ -16,12 +18,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto file = io::NewBufferFile("fuzz.avro", Buffer::CopyOf(ByteView(data, size)));
   auto reader = iceberg::avro::ContainerReader::Open(std::move(file));
   if (reader.ok()) {
-    iceberg::avro::Value v;
+    auto projected = iceberg::avro::ContainerReader::Open(
+        io::NewBufferFile("fuzz.avro", Buffer::CopyOf(ByteView(data, size))));
+    if (!projected.ok()) __builtin_trap();  // the same header opened once already
+    const auto& s = (*reader)->schema();
+    // The projection: the input's last byte picks which record fields are stepped over and
+    // which arrays keep only key 1.
+    const uint8_t pick = size > 0 ? data[size - 1] : 0;
+    iceberg::avro::Projection p(s);
+    for (size_t n = 0; n < s.size(); ++n) {
+      const auto& node = s.node(static_cast<int>(n));
+      for (size_t f = 0; f < node.fields.size(); ++f) {
+        if ((pick >> ((n + f) % 8)) & 1) p.SkipField(static_cast<int>(n), f);
+      }
+      if (node.kind == iceberg::avro::Kind::kArray && (pick & 0x80)) p.KeepKeys(static_cast<int>(n), {1});
+    }
+    (*projected)->SetProjection(p);
+    iceberg::avro::Value v, w;
     for (int i = 0; i < 10000; ++i) {
       auto more = (*reader)->Next(&v);
+      auto more_p = (*projected)->Next(&w);
+      if (more.ok() != more_p.ok() || (more.ok() && *more != *more_p)) __builtin_trap();
       if (!more.ok() || !*more) break;
-      const auto& s = (*reader)->schema();
       if (const auto* f = v.Field(s, 2, "data_file")) (void)f->Field(s, 100, "file_path");
+      if (const auto* f = w.Field(s, 2, "data_file")) (void)f->Field(s, 100, "file_path");
     }
   }
   (void)iceberg::ParseDeletionVectorBlob(ByteView(data, size), "fuzz");
