@@ -38,9 +38,11 @@ for tool in clang-14 clang++-14 cmake ninja; do
 done
 
 echo "== fuzz: configuring $bdir"
+# shellcheck source=scripts/ccache.sh
+source "$root/scripts/ccache.sh"
 if ! CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$bdir" -G Ninja \
        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLITHIFY_FUZZ=ON -DLITHIFY_TESTS=OFF \
-       -DLITHIFY_BENCH=OFF >/dev/null ||
+       -DLITHIFY_BENCH=OFF "${ccache_args[@]}" >/dev/null ||
    ! ninja -C "$bdir" -j"$jobs" "${targets[@]}"; then
   echo "fuzz: 0 passed, ${#targets[@]} failed (configure/build failed)"
   exit 1

@@ -8,7 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 pkgs=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
   libfmt-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev
   libroaring-dev libxxhash-dev

@@ -11,7 +11,9 @@ if [[ "${LITHIFY_SANITIZE:-0}" == 1 ]]; then
 else
   bdir="$root/build"; extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 fi
-cmake -S "$root" -B "$bdir" -G Ninja "${extra[@]}" >/dev/null
+# shellcheck source=scripts/ccache.sh
+source "$root/scripts/ccache.sh"
+cmake -S "$root" -B "$bdir" -G Ninja "${extra[@]}" "${ccache_args[@]}" >/dev/null
 ninja -C "$bdir" -j"$(nproc)"
 # The object-store servers (scripts/servers.sh) for the tests labelled s3: started here and
 # stopped on exit, unless they were running already (then reused and left running).
