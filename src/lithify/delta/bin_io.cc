@@ -236,7 +236,13 @@ Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const
     std::string path = io::JoinPath(snap_.table_root(), f->path);
     LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
                                  "{}", path);
-    if (!parquet::CompareSchemas(file_schema_, "the data-file schema", reader->schema(), path).ok()) return no;
+    // Files of other writers qualify when their columns map one to one onto the
+    // data-file schema without changing values (parquet/column_map.h); others stream.
+    // Fields are matched as the logical reader resolves them: by id only in id mode.
+    parquet::ColumnMapOptions mo;
+    mo.match_field_ids = snap_.column_mapping_mode() == delta::ColumnMappingMode::kId;
+    Result<parquet::ColumnMap> map = parquet::MapColumns(reader->schema(), file_schema_, mo);
+    if (!map.ok()) return no;
     int64_t rows = 0;
     for (const parquet::RowGroup& rg : reader->metadata().row_groups) rows += std::max<int64_t>(rg.num_rows, 0);
     if (f->deletion_vector) {
@@ -246,6 +252,7 @@ Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const
     cb.paths.push_back(std::move(path));
     cb.files.push_back(f);
     cb.kept_rows.push_back(rows);
+    cb.maps.push_back(std::move(*map));
   }
   return std::optional<ColumnarBin>(std::move(cb));
 }
@@ -290,6 +297,9 @@ Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(co
   ro.writer = delta::DataFileParquetOptions(parquet::WriterOptions{});  // as OpenSink's DataFileWriter
   ro.copy_row_group_min_bytes = copy_row_group_min_bytes_;
   ro.split_row_groups = true;  // decoded row groups above the target are re-cut, as the writer would cut them
+  // The output has the table's data-file schema, whatever annotations the inputs carry.
+  ro.output_schema = file_schema_;
+  ro.column_maps = std::move(cb->maps);
   LITHIFY_ASSIGN_OR_RETURN(std::string rel, NewOutputPath(bin, ro.writer.codec));
   const std::string full = io::JoinPath(snap_.table_root(), rel);
   // DVs by file row index; one input's DV cached (the rewrite visits inputs in order).

@@ -27,6 +27,7 @@
 #include "lithify/exec/batch_conform.h"
 #include "lithify/exec/executor.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/parquet/column_map.h"
 #include "lithify/parquet/metadata.h"
 #include "lithify/parquet/schema.h"
 #include "lithify/planner/plan.h"
@@ -103,6 +104,7 @@ class DeltaBinIo final : public exec::BinIo {
     std::vector<std::string> paths;
     std::vector<const table::FileEntry*> files;
     std::vector<int64_t> kept_rows;
+    std::vector<parquet::ColumnMap> maps;  // each input's leaves onto the data-file schema
     bool any_dv = false;
   };
   // nullopt when the bin must be streamed (see the class comment); errors of reading

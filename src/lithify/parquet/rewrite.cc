@@ -111,9 +111,9 @@ constexpr int64_t kMinCopyPageFraction = 8;
 // leaves `writer` to be abandoned by the caller.
 class Rewriter {
  public:
-  Rewriter(io::FileSystem* fs, const std::vector<std::string>& inputs,
+  Rewriter(io::FileSystem* fs, const std::vector<std::string>& inputs, const std::vector<ColumnMap>& maps,
            const RewriteOptions& options, FileWriter* writer)
-      : fs_(fs), inputs_(inputs), options_(options), writer_(writer) {}
+      : fs_(fs), inputs_(inputs), maps_(maps), options_(options), writer_(writer) {}
 
   Status WriteGroup(const Group& g, RewriteProgress* progress, int64_t* rows_written) {
     // Masks first: the row group's row count must be known before its first column.
@@ -175,6 +175,12 @@ class Rewriter {
   // The row group being split: its own reader and one page stream per leaf, kept open
   // from slice to slice (output row groups are written column by column, so each leaf
   // continues where the previous slice's row group stopped: every chunk is decoded once).
+  // How output leaf c is read from part p's input.
+  const LeafMap& Map(const Part& p, int c) const {
+    return maps_[static_cast<size_t>(p.input)].leaves[static_cast<size_t>(c)];
+  }
+  int FileLeaf(const Part& p, int c) const { return Map(p, c).file_leaf; }
+
   struct SliceCursor {
     int input = -1;
     int rg = -1;
@@ -205,7 +211,7 @@ class Rewriter {
     std::unique_ptr<ColumnPageStream>& stream = slice_.streams[static_cast<size_t>(c)];
     int64_t& pos = slice_.pos[static_cast<size_t>(c)];
     if (!stream || pos > p.offset) {
-      LITHIFY_ASSIGN_OR_RETURN(stream, slice_.reader->OpenColumnPages(p.rg, c, options_.batch_rows));
+      LITHIFY_ASSIGN_OR_RETURN(stream, slice_.reader->OpenColumnPages(p.rg, FileLeaf(p, c), options_.batch_rows));
       pos = 0;
     }
     while (pos < p.offset) {
@@ -234,6 +240,7 @@ class Rewriter {
         LITHIFY_ASSIGN_OR_RETURN(bool has_page, stream->PeekPage(&page));
         if (has_page && page.num_rows > 0 && page.first_row + page.num_rows <= end && CanCopyPage(page, c, mask, p.offset)) {
           LITHIFY_ASSIGN_OR_RETURN(int64_t rows, stream->TakePage(&page_));
+          page_.leaf_index = -1;  // the input's leaf number, not the output's
           LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendEncodedPage(*page.header, page.payload, page_, rows),
                                     "{}: row group {}", inputs_[p.input], p.rg);
           pos += rows;
@@ -290,8 +297,9 @@ class Rewriter {
   // codec is the output's, and the chunk's encoding stats (when present) list PLAIN
   // data pages of a kind that can be copied (v2 only for repeated columns).
   bool MayCopyPages(const Part& p, int c, FileReader* reader) const {
-    if (!options_.copy_plain_pages) return false;
-    const ColumnMetaData& md = *reader->metadata().row_groups[p.rg].columns[c].meta_data;
+    // Remapped levels would need the page's level runs rewritten.
+    if (!options_.copy_plain_pages || !Map(p, c).def_map.empty()) return false;
+    const ColumnMetaData& md = *reader->metadata().row_groups[p.rg].columns[FileLeaf(p, c)].meta_data;
     if (md.codec != options_.writer.codec) return false;
     if (md.encoding_stats.empty()) return true;
     const bool repeated = writer_->schema().leaf(c).max_rep > 0;
@@ -334,7 +342,7 @@ class Rewriter {
   // FileReader holds only its footer).
   Status CopyColumn(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask) {
     if (MayCopyPages(p, c, reader)) return CopyColumnPages(p, c, reader, mask);
-    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(p.rg, {c}, options_.batch_rows));
+    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(p.rg, {FileLeaf(p, c)}, options_.batch_rows));
     int64_t seen = 0;
     for (;;) {
       LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch_));
@@ -348,7 +356,7 @@ class Rewriter {
   // encoded pages, a copyable page is appended unchanged; everything else goes
   // through batches that stop at page boundaries.
   Status CopyColumnPages(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask) {
-    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenColumnPages(p.rg, c, options_.batch_rows));
+    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenColumnPages(p.rg, FileLeaf(p, c), options_.batch_rows));
     int64_t seen = 0;
     for (;;) {
       if (writer_->ColumnAcceptsEncodedPages()) {
@@ -356,6 +364,7 @@ class Rewriter {
         LITHIFY_ASSIGN_OR_RETURN(bool has_page, stream->PeekPage(&page));
         if (has_page && CanCopyPage(page, c, mask)) {
           LITHIFY_ASSIGN_OR_RETURN(int64_t rows, stream->TakePage(&page_));
+          page_.leaf_index = -1;  // the input's leaf number, not the output's
           LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendEncodedPage(*page.header, page.payload, page_, rows),
                                     "{}: row group {}", inputs_[p.input], p.rg);
           seen += rows;
@@ -385,7 +394,10 @@ class Rewriter {
       FilterRows(&batch_, keep_);
     }
     if (batch_.num_rows == 0) return Status::OK();
-    return writer_->WriteColumn(batch_.columns[0], batch_.num_rows)
+    ColumnData& col = batch_.columns[0];
+    col.leaf_index = -1;  // the input's leaf number, not the output's
+    RemapDefLevels(Map(p, c), col.num_levels, &col.def_levels);
+    return writer_->WriteColumn(col, batch_.num_rows)
         .WithContextF("{}: row group {}", inputs_[p.input], p.rg);
   }
 
@@ -397,6 +409,7 @@ class Rewriter {
 
   io::FileSystem* fs_;
   const std::vector<std::string>& inputs_;
+  const std::vector<ColumnMap>& maps_;  // by input
   const RewriteOptions& options_;
   FileWriter* writer_;
   std::map<int, std::unique_ptr<FileReader>> open_;
@@ -407,6 +420,50 @@ class Rewriter {
   int64_t copied_ = 0;
   int64_t pages_copied_ = 0;
 };
+
+// Leaf i read from leaf i, levels as they are (inputs that all have the output schema).
+ColumnMap IdentityMap(const Schema& schema) {
+  ColumnMap m;
+  m.same_schema = true;
+  m.leaves.resize(static_cast<size_t>(schema.num_leaves()));
+  for (int i = 0; i < schema.num_leaves(); ++i) m.leaves[static_cast<size_t>(i)].file_leaf = i;
+  return m;
+}
+
+// Input i's map onto the output schema: the caller's, checked against the input's schema
+// (a map must never make the rewrite read the wrong bytes), or computed here.
+Result<ColumnMap> InputMap(const Schema& in, const Schema& out, const RewriteOptions& options, size_t i,
+                           const std::string& path) {
+  if (options.column_maps.empty()) {
+    Result<ColumnMap> m = MapColumns(in, out);
+    if (!m.ok()) return Status::InvalidArgument("{}: does not map onto the output schema: {}", path, m.status().message());
+    return m;
+  }
+  const ColumnMap& m = options.column_maps[i];
+  if (static_cast<int>(m.leaves.size()) != out.num_leaves()) {
+    return Status::InvalidArgument("{}: its column map has {} leaves, the output schema {}", path, m.leaves.size(),
+                                   out.num_leaves());
+  }
+  for (int c = 0; c < out.num_leaves(); ++c) {
+    const LeafMap& l = m.leaves[static_cast<size_t>(c)];
+    const ColumnDescriptor& o = out.leaf(c);
+    if (l.file_leaf < 0 || l.file_leaf >= in.num_leaves()) {
+      return Status::InvalidArgument("{}: column map: output column '{}' reads leaf {} of {}", path, o.dotted_path,
+                                     l.file_leaf, in.num_leaves());
+    }
+    const ColumnDescriptor& d = in.leaf(l.file_leaf);
+    const bool levels_ok = l.def_map.empty() ? d.max_def == o.max_def
+                                             : static_cast<int>(l.def_map.size()) == d.max_def + 1 &&
+                                                   std::all_of(l.def_map.begin(), l.def_map.end(),
+                                                               [&](int16_t v) { return v >= 0 && v <= o.max_def; });
+    if (d.physical_type != o.physical_type || d.type_length != o.type_length || d.max_rep != o.max_rep || !levels_ok) {
+      return Status::InvalidArgument("{}: column map: column '{}' cannot be read as output column '{}'", path,
+                                     d.dotted_path, o.dotted_path);
+    }
+  }
+  if (m.same_schema) LITHIFY_RETURN_NOT_OK(CompareSchemas(out, "the output schema", in, path));
+  return m;
+}
 
 }  // namespace
 
@@ -449,6 +506,13 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
 
   // Plan from the footers only, so a schema mismatch fails before anything is created.
   Schema schema;
+  if (options.output_schema) {
+    schema = *options.output_schema;
+    if (!options.column_maps.empty() && options.column_maps.size() != inputs.size()) {
+      return Status::InvalidArgument("rewrite: {} column maps for {} inputs", options.column_maps.size(), inputs.size());
+    }
+  }
+  std::vector<ColumnMap> maps;
   std::vector<std::vector<KeyValue>> kvs;
   std::vector<Group> groups;
   int64_t group_bytes = 0;
@@ -457,10 +521,16 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
     int64_t size = 0;
     LITHIFY_ASSIGN_OR_RETURN(auto reader, OpenInput(fs, inputs[i], options.reader, &size));
     result.bytes_in += size;
-    if (i == 0) {
-      schema = reader->schema();
+    if (options.output_schema) {
+      LITHIFY_ASSIGN_OR_RETURN(ColumnMap m, InputMap(reader->schema(), schema, options, i, inputs[i]));
+      maps.push_back(std::move(m));
     } else {
-      LITHIFY_RETURN_NOT_OK(CompareSchemas(schema, inputs[0], reader->schema(), inputs[i]));
+      if (i == 0) {
+        schema = reader->schema();
+      } else {
+        LITHIFY_RETURN_NOT_OK(CompareSchemas(schema, inputs[0], reader->schema(), inputs[i]));
+      }
+      maps.push_back(IdentityMap(schema));
     }
     kvs.push_back(reader->metadata().key_value_metadata);
     for (int rg = 0; rg < reader->num_row_groups(); ++rg) {
@@ -468,7 +538,8 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
       if (md.num_rows <= 0) continue;
       result.rows_in += md.num_rows;
       const int64_t bytes = RowGroupCompressedBytes(md);
-      const bool copy = options.copy_row_group_min_bytes > 0 && bytes >= options.copy_row_group_min_bytes &&
+      const bool copy = maps.back().same_schema && options.copy_row_group_min_bytes > 0 &&
+                        bytes >= options.copy_row_group_min_bytes &&
                         (options.copy_other_codecs || AllChunksIn(md, options.writer.codec));
       if (copy) {
         // A row group of its own; the next input row group starts a new group.
@@ -501,7 +572,9 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
   }
 
   WriterOptions wopts = options.writer;
-  for (const KeyValue& kv : CommonKeyValues(kvs)) {
+  // Schema-derived pairs (ARROW:schema, Spark's row metadata) describe the inputs' schema.
+  const bool all_same = std::all_of(maps.begin(), maps.end(), [](const ColumnMap& m) { return m.same_schema; });
+  for (const KeyValue& kv : all_same ? CommonKeyValues(kvs) : std::vector<KeyValue>{}) {
     bool present = std::any_of(wopts.key_value_metadata.begin(), wopts.key_value_metadata.end(),
                                [&](const KeyValue& x) { return x.key == kv.key; });
     if (!present) wopts.key_value_metadata.push_back(kv);
@@ -520,7 +593,7 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
     }
   } guard{writer.get()};
 
-  Rewriter rewriter(fs, inputs, options, writer.get());
+  Rewriter rewriter(fs, inputs, maps, options, writer.get());
   RewriteProgress progress;
   progress.row_groups_total = static_cast<int>(groups.size());
   progress.columns_total = schema.num_leaves();

@@ -50,17 +50,30 @@
 // while the output chunk still dictionary-encodes are decoded and re-encoded as
 // usual. Copied pages keep their input page size and compression level.
 //
+// Output schema (output_schema set): the output carries that schema (e.g. the table's,
+// with its names, annotations and field ids) and each input is read through its
+// ColumnMap (column_map.h: output leaf -> input leaf, definition levels remapped where a
+// required input field is optional in the output). Values are never converted: only
+// inputs whose leaves MapColumns accepts can be given. Statistics are computed from the
+// values written with the output's annotations. An input whose schema is not the output
+// schema itself (ColumnMap::same_schema) is never row-group copied (its chunks' paths and
+// statistics are its own), pages are copied only for leaves with the same levels, and
+// the inputs' key-value metadata (ARROW:schema, Spark's schema) is kept only when every
+// input has the output schema.
+//
 // Thread-safety: RewriteFiles is reentrant; one call uses one thread. Callbacks are
 // invoked on the calling thread.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "lithify/base/result.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/parquet/column_map.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/file_writer.h"
 
@@ -112,6 +125,13 @@ struct RewriteOptions {
   // Append PLAIN input pages in the output's codec unchanged (see the header comment).
   // Off when the output must be recompressed, e.g. at another compression level.
   bool copy_plain_pages = true;
+  // The output's schema (see the header comment); unset: the first input's, and every
+  // input must have it (CompareSchemas).
+  std::optional<Schema> output_schema;
+  // With output_schema: one map per input (MapColumns(input schema, *output_schema)), or
+  // empty to have RewriteFiles compute them (InvalidArgument naming the input and the
+  // reason when one does not map).
+  std::vector<ColumnMap> column_maps;
 };
 
 struct RewriteResult {
