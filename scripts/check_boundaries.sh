@@ -17,7 +17,7 @@ src=src/lithify
 # directory under src/lithify, except the object-store libraries under io/ (io/http and the
 # backends on it), expr's batch evaluator (lithify_expr_batch, which sits above the Parquet
 # reader), table's live-rows seam (lithify_table_rows, above the Parquet reader too) and
-# the Delta side of the executor (lithify_delta_exec: delta/bin_io, delta/optimize_commit,
+# the Delta side of the executor (lithify_delta_exec: delta/bin_io, delta/committer,
 # above delta and exec).
 declare -A ALLOWED=(
   [base]=""
@@ -73,7 +73,7 @@ module_of() {
     io/s3/*) mod=io/s3 ;;
     io/azure/*) mod=io/azure ;;
     table/live_rows*) mod=table_rows ;;
-    delta/bin_io*|delta/optimize_commit*) mod=delta_exec ;;
+    delta/bin_io*|delta/committer*) mod=delta_exec ;;
     expr/batch_eval*) mod=expr_batch ;;
     *) mod=${1%%/*} ;;
   esac

@@ -179,11 +179,11 @@ int64_t ClusteringOutputRowGroupBytes(const OptimizeSpec& spec, int threads) {
   return std::clamp<int64_t>(share / 4, int64_t{1} << 20, int64_t{128} << 20);
 }
 
-std::string TagLiquidOutputs(const std::vector<std::string>& columns, int plan_bin, std::vector<delta::AddFile>* adds,
+std::string TagLiquidOutputs(const std::vector<std::string>& columns, int plan_bin, std::vector<table::AddedFile>* adds,
                              planner::DecisionLog* log) {
   const std::string cube = NewUuid();
   const std::string zorder_by = delta::ZCubeZOrderByValue(columns);
-  for (delta::AddFile& a : *adds) {
+  for (table::AddedFile& a : *adds) {
     a.clustering_provider = delta::kLiquidClusteringProvider;
     a.tags[delta::kZCubeIdTag] = cube;
     a.tags[delta::kZCubeZOrderByTag] = zorder_by;

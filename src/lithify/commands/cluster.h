@@ -38,6 +38,7 @@
 #include "lithify/exec/cluster_bin.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/plan.h"
+#include "lithify/table/commit_intent.h"
 #include "lithify/table/file_entry.h"
 
 namespace lithify::commands {
@@ -76,7 +77,7 @@ int64_t ClusteringOutputRowGroupBytes(const OptimizeSpec& spec, int threads);
 
 // Marks one liquid bin's outputs as one new ZCube and notes the cube in the decision
 // log's entry for plan bin `plan_bin` (when `log` is non-null). Returns the ZCUBE_ID.
-std::string TagLiquidOutputs(const std::vector<std::string>& columns, int plan_bin, std::vector<delta::AddFile>* adds,
+std::string TagLiquidOutputs(const std::vector<std::string>& columns, int plan_bin, std::vector<table::AddedFile>* adds,
                              planner::DecisionLog* log);
 
 // Delta's zOrderStats for a Z-order run that removed `files` files of `bytes` bytes.

@@ -5,11 +5,14 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <set>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
@@ -17,11 +20,12 @@
 #include "lithify/commands/scan.h"
 #include "lithify/delta/bin_io.h"
 #include "lithify/delta/maintenance_policy.h"
-#include "lithify/delta/optimize_commit.h"
+#include "lithify/delta/committer.h"
 #include "lithify/delta/stats_writer.h"
 #include "lithify/delta/write_gate.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/planner/target_size.h"
+#include "lithify/table/commit_intent.h"
 
 namespace lithify::commands {
 
@@ -169,6 +173,124 @@ Result<std::unique_ptr<exec::BinRunner>> MakeRunner(const OptimizeSpec& spec, co
   if (!spec.columnar_rewrite) args.push_back("--no-columnar");
   return std::unique_ptr<exec::BinRunner>(new exec::ProcessBinRunner(spec.runner_program, std::move(args)));
 }
+
+
+// ---- commit ----------------------------------------------------------------------------
+
+// One batch's commit through the table format's committer, with lithify's conflict rule
+// (optimize.h "Conflicts"): bins whose inputs a concurrent commit removed or gave a new
+// deletion vector are abandoned, the rest committed on the latest version.
+struct BatchCommit {
+  const std::string& root;
+  const std::string& operation;         // "OPTIMIZE" or "REORG"
+  const nlohmann::json& parameters;     // its operationParameters
+  const planner::Plan& plan;
+  // A plan input's entry in the plan's version (nullptr: not live there).
+  std::function<const table::FileEntry*(const planner::FileRef&)> find;
+  // The added files of every bin run so far (from its result), by bin id.
+  const std::map<int, std::vector<table::AddedFile>>& adds;
+  bool row_ids_preserved = false;
+  table::TableCommitter& committer;
+
+  // Commits `bins` (already rewritten) read at `read_version`; on a concurrent removal of
+  // an input, abandons the affected bins and commits the rest on the latest version.
+  // nullopt: nothing committed (no bin produced a file, or every bin was abandoned).
+  Result<std::optional<int64_t>> Commit(int64_t read_version, std::vector<int> bins,
+                                        std::vector<std::pair<int, std::string>>* abandoned,
+                                        std::vector<int>* committed_bins) const {
+    for (int attempt = 0; attempt < 10; ++attempt) {
+      // Delta: no commit when the batch produced no file (its removes are not committed either).
+      if (!HasAdds(bins)) return std::optional<int64_t>();
+      LITHIFY_ASSIGN_OR_RETURN(table::CommitIntent intent, IntentOf(bins, read_version));
+      LITHIFY_ASSIGN_OR_RETURN(table::CommitOutcome outcome, committer.Commit(intent));
+      if (outcome.committed()) {
+        *committed_bins = bins;
+        return std::optional<int64_t>(outcome.version);
+      }
+      // Lost to a conflicting commit: which inputs are still live on the latest version?
+      const Status conflict = outcome.conflict->status;
+      LITHIFY_ASSIGN_OR_RETURN(table::LatestFiles latest, committer.Latest());
+      if (latest.partitioning_changed) {
+        return conflict.WithContextF("{}: the partition columns changed concurrently", root);
+      }
+      std::vector<int> keep = StillLive(bins, latest, conflict, abandoned);
+      if (keep.size() == bins.size()) {
+        // Nothing of ours was touched (e.g. a metadata change): Delta retries the same actions.
+        if (!latest.write_blocked.empty()) return conflict.WithContext(root);
+      }
+      bins = std::move(keep);
+      read_version = latest.version;
+      if (bins.empty()) return std::optional<int64_t>();
+    }
+    return Status::Conflict("MaxCommitRetriesExceededException", "{}: gave up after 10 conflicting commits", root);
+  }
+
+ private:
+  const std::vector<table::AddedFile>& AddsOf(int bin) const {
+    static const std::vector<table::AddedFile> kNone;
+    auto it = adds.find(bin);
+    return it == adds.end() ? kNone : it->second;
+  }
+  bool HasAdds(const std::vector<int>& bins) const {
+    for (int b : bins) {
+      if (!AddsOf(b).empty()) return true;
+    }
+    return false;
+  }
+
+  // The batch as one intent: per bin a file group (its inputs removed, its outputs
+  // added), the inputs as files read, Delta's OPTIMIZE metrics, dataChange=false.
+  Result<table::CommitIntent> IntentOf(const std::vector<int>& bins, int64_t read_version) const {
+    table::CommitIntent intent;
+    intent.operation = operation;
+    intent.parameters = parameters;
+    intent.data_change = false;
+    intent.row_ids_preserved = row_ids_preserved;
+    intent.read.version = read_version;
+    std::vector<int64_t> added;
+    std::vector<const table::FileEntry*> removed;
+    for (int b : bins) {
+      table::FileGroup& group = intent.groups.emplace_back();
+      for (const planner::FileRef& ref : plan.bins[b].files) {
+        const table::FileEntry* f = find(ref);
+        if (f == nullptr) return Status::Internal("bin {}: input '{}' vanished from the plan's version", b, ref.path);
+        intent.read.files.push_back(table::KeyOf(*f));
+        group.removed.push_back(*f);
+        removed.push_back(f);
+      }
+      for (const table::AddedFile& a : AddsOf(b)) {
+        group.added.push_back(a);
+        added.push_back(a.size);
+      }
+    }
+    intent.metrics = delta::OperationMetrics(added, removed);
+    return intent;
+  }
+
+  // The bins whose every input is live on `latest`; the others are appended to
+  // `abandoned` with the input that is gone.
+  std::vector<int> StillLive(const std::vector<int>& bins, const table::LatestFiles& latest, const Status& conflict,
+                             std::vector<std::pair<int, std::string>>* abandoned) const {
+    std::vector<int> keep;
+    for (int b : bins) {
+      std::string gone;
+      for (const planner::FileRef& ref : plan.bins[b].files) {
+        if (!latest.live.count({ref.path, ref.dv_unique_id})) {
+          gone = ref.path;
+          break;
+        }
+      }
+      if (gone.empty()) {
+        keep.push_back(b);
+      } else {
+        abandoned->push_back({b, fmt::format("input '{}' was removed or given a new deletion vector by a concurrent "
+                                             "commit (latest version {}): {}",
+                                             gone, latest.version, conflict.message())});
+      }
+    }
+    return keep;
+  }
+};
 
 }  // namespace
 
@@ -343,10 +465,13 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
     bio->set_row_group_bytes(ClusteringOutputRowGroupBytes(spec, threads));
   }
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::BinRunner> runner, MakeRunner(spec, root, snap.version(), plan, bin_io));
-  std::map<int, std::vector<delta::AddFile>> adds;  // by bin, from the bins' results
+  std::map<int, std::vector<table::AddedFile>> adds;  // by bin, from the bins' results
   const std::string operation = OperationName(spec);
   const nlohmann::json parameters = OperationParameters(spec, plan);
-  delta::BatchCommitter committer{fs, root, spec.transaction, operation, parameters, plan, *bio, adds, rt.enabled};
+  delta::DeltaCommitter delta_committer(fs, root, ctx.snapshot, spec.transaction);
+  const BatchCommit committer{root, operation, parameters, plan,
+                              [&bio](const planner::FileRef& ref) { return bio->Find(ref); },
+                              adds, rt.enabled, delta_committer};
   std::vector<int64_t> added_sizes, removed_sizes;
   int64_t dvs_removed = 0, dv_rows_removed = 0;
   bool any_dv = false;
@@ -359,9 +484,9 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
     }
     for (const exec::BinResult& r : runs) {
       if (!r.status.ok()) return r.status.WithContext(root);
-      std::vector<delta::AddFile>& bin_adds = adds[r.bin_id];
+      std::vector<table::AddedFile>& bin_adds = adds[r.bin_id];
       for (const exec::OutputFile& o : r.outputs) {
-        bin_adds.push_back(delta::AddOf(o));
+        bin_adds.push_back(exec::AddedFileOf(o));
         result.metrics.num_row_groups_copied += o.row_groups_copied;
         result.metrics.num_pages_copied += o.pages_copied;
       }
@@ -374,11 +499,11 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
     std::vector<int> committed;
     std::vector<std::pair<int, std::string>> abandoned;
     LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> version,
-                             committer.Commit(ctx.snapshot, ids, &abandoned, &committed));
+                             committer.Commit(snap.version(), ids, &abandoned, &committed));
     for (auto& [bin, reason] : abandoned) result.abandoned.push_back({bin, std::move(reason)});
     if (version) result.versions.push_back(*version);
     for (int id : committed) {
-      for (const delta::AddFile& a : adds[id]) added_sizes.push_back(a.size);
+      for (const table::AddedFile& a : adds[id]) added_sizes.push_back(a.size);
       for (const planner::FileRef& ref : plan.bins[id].files) {
         removed_sizes.push_back(ref.size);
         if (const table::FileEntry* f = bio->Find(ref); f && f->deletion_vector) {
@@ -391,9 +516,8 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   }
   // Abandoned bins' outputs: no commit references them; remove them now (best effort).
   for (const AbandonedBin& a : result.abandoned) {
-    for (const delta::AddFile& add : adds[a.bin_id]) {
-      Result<std::string> rel = delta::DecodeActionPath(add.path);
-      if (rel.ok() && fs->Delete(io::JoinPath(root, *rel)).ok()) ++result.orphans_deleted;
+    for (const table::AddedFile& add : adds[a.bin_id]) {
+      if (fs->Delete(io::JoinPath(root, add.path)).ok()) ++result.orphans_deleted;
     }
   }
   OptimizeMetrics& m = result.metrics;

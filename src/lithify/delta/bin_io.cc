@@ -127,21 +127,6 @@ exec::OutputFile OutputOf(const delta::AddFile& a, std::string rel_path, int64_t
   return o;
 }
 
-delta::AddFile AddOf(const exec::OutputFile& o) {
-  delta::AddFile a;
-  a.path = delta::EncodeActionPath(o.path);
-  a.partition_values = o.partition_values;
-  a.size = o.size;
-  a.modification_time = o.modification_time;
-  a.data_change = false;  // OPTIMIZE rearranges data; it adds none
-  a.stats = o.stats;
-  a.tags = o.tags;
-  a.base_row_id = o.base_row_id;
-  a.default_row_commit_version = o.default_row_commit_version;
-  return a;
-}
-
-
 Result<std::unique_ptr<DeltaBinIo>> DeltaBinIo::Make(io::FileSystem* fs, std::shared_ptr<const Snapshot> snapshot,
                                                      const DeltaLiveRows* rows, RowTracking rt) {
   std::unique_ptr<DeltaBinIo> io(new DeltaBinIo(fs, snapshot));

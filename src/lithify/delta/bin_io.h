@@ -1,8 +1,8 @@
 // The Delta side of the executor (exec/executor.h): DeltaBinIo reads a bin's inputs
 // through Delta's live-rows primitive (delta/live_rows.h) and writes its output as Delta
 // data files (delta/data_writer.h), or concatenates same-schema inputs column by column
-// (parquet::RewriteFiles); a bin's output files travel as exec::OutputFile (OutputOf /
-// AddOf), so the commit builds the same add actions whichever runner ran the bin.
+// (parquet::RewriteFiles); a bin's output files travel as exec::OutputFile (OutputOf), so
+// the commit (delta/committer.h) builds the same add actions whichever runner ran the bin.
 // Row tracking (PROTOCOL.md "Row Tracking"): RowTrackingOf tells whether the rewrite must
 // materialize row ids and commit versions, and into which hidden columns.
 //
@@ -49,11 +49,10 @@ struct RowTracking {
 // (missing materialized column names, column mapping mode 'id'). `op` names the command.
 Result<RowTracking> RowTrackingOf(const Snapshot& snap, const std::string& op);
 
-// An output file as the bin's result carries it (exec::OutputFile, serializable) and
-// back: both runners' results reach the commit through AddOf, so an in-process and an
-// out-of-process run commit the same add actions.
+// An output file as the bin's result carries it (exec::OutputFile, serializable): both
+// runners' results reach the commit as table::AddedFile (exec::AddedFileOf), so an
+// in-process and an out-of-process run commit the same add actions.
 exec::OutputFile OutputOf(const AddFile& a, std::string rel_path, int64_t num_records);
-AddFile AddOf(const exec::OutputFile& o);
 
 // Reads inputs through the logical reader (current schema, column mapping, missing
 // columns null, dropped columns ignored), applies DVs, conforms to the data-file schema.

@@ -150,6 +150,20 @@ std::string ChildError(const std::string& out) {
 
 }  // namespace
 
+table::AddedFile AddedFileOf(const OutputFile& o) {
+  table::AddedFile a;
+  a.path = o.path;
+  a.size = o.size;
+  a.num_records = o.num_records;
+  a.partition_values = o.partition_values;
+  a.modification_time_ms = o.modification_time;
+  a.stats = o.stats;
+  a.tags = o.tags;
+  a.base_row_id = o.base_row_id;
+  a.default_row_commit_version = o.default_row_commit_version;
+  return a;
+}
+
 nlohmann::json BinResultToJson(const BinResult& r) {
   Json inputs = Json::array();
   for (const planner::FileRef& f : r.inputs) inputs.push_back(InputToJson(f));

@@ -22,6 +22,7 @@
 #include "lithify/base/result.h"
 #include "lithify/exec/executor.h"
 #include "lithify/planner/plan.h"
+#include "lithify/table/commit_intent.h"
 
 namespace lithify::exec {
 
@@ -37,6 +38,11 @@ nlohmann::json BinResultToJson(const BinResult& r);
 // Inverse of BinResultToJson (status OK). InvalidArgument naming the member for a missing
 // or mistyped one. Never throws.
 Result<BinResult> BinResultFromJson(const nlohmann::json& j);
+
+// A bin's output file as a commit intent adds it (table/commit_intent.h): every field the
+// commit records (path, size, records, partition values, modification time, stats text,
+// tags, row-tracking fields); the copy counts stay in the result.
+table::AddedFile AddedFileOf(const OutputFile& o);
 
 class BinRunner {
  public:
