@@ -3,6 +3,9 @@
 //
 //   gen_delta_log DIR [--files N=1000000] [--commits K=10] [--per-commit A=2000]
 //                     [--tombstones T=20000]
+// `gen_delta_log --remove URI` deletes every object under URI instead.
+// DIR may be an s3:// URI (the S3 backend from the environment, as the CLI reads it),
+// so that bench/s3_bench.mjs replays the same log from an object store.
 //
 // Layout, shaped like a Spark-written, date-partitioned table:
 //   - a classic Parquet checkpoint at version V=100 (snappy, Delta's checkpoint schema:
@@ -23,6 +26,8 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/io/registry.h"
+#include "lithify/io/s3/s3_filesystem.h"
 #include "lithify/parquet/file_writer.h"
 #include "lithify/parquet/row_builder.h"
 #include "lithify/parquet/schema_builder.h"
@@ -152,6 +157,20 @@ int Fail(const Status& st) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Cleanup for benchmarks on an object store: deletes every object under URI.
+  if (argc == 3 && !std::strcmp(argv[1], "--remove")) {
+    io::s3::RegisterS3FileSystem();
+    auto opened = io::OpenFileSystem(argv[2]);
+    if (!opened.ok()) return Fail(opened.status());
+    auto all = opened->fs->ListRecursive(opened->path);
+    if (!all.ok()) return Fail(all.status());
+    std::vector<std::string> paths;
+    for (const auto& f : *all) paths.push_back(f.path);
+    Status st = opened->fs->DeleteMany(paths);
+    if (!st.ok()) return Fail(st);
+    std::printf("{\"removed\":%zu}\n", paths.size());
+    return 0;
+  }
   if (argc < 2) {
     std::fprintf(stderr, "usage: gen_delta_log DIR [--files N] [--commits K] [--per-commit A] [--tombstones T]\n");
     return 2;
@@ -169,8 +188,11 @@ int main(int argc, char** argv) {
   if (per * k > n) { std::fprintf(stderr, "per-commit * commits must be <= files\n"); return 2; }
   const int64_t v0 = 100;
   const std::string log = dir + "/_delta_log";
-  std::filesystem::create_directories(log);
-  auto fs = io::NewLocalFileSystem();
+  io::s3::RegisterS3FileSystem();
+  auto opened = io::OpenFileSystem(dir);
+  if (!opened.ok()) return Fail(opened.status());
+  std::shared_ptr<io::FileSystem> fs = opened->fs;
+  if (dir.find("://") == std::string::npos) std::filesystem::create_directories(log);
   Rng rng{42};
 
   // Live state as the generator knows it: index -> file (checkpoint files), removed flags.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 /**
  * Runs `cmd cmdArgs` under /usr/bin/time -v; throws (with the end of stderr) when it fails.
  * stdoutFile: where its standard output goes (else it is returned as `stdout`).
- * Returns { wall, cpu, rss_mb, stdout }.
+ * Returns { wall, cpu, rss_mb, stdout, stderr } (stderr without time's report).
  */
 export function timed(cmd, cmdArgs, stdoutFile) {
   const out = stdoutFile ? fs.openSync(stdoutFile, 'w') : 'pipe';
@@ -19,7 +19,8 @@ export function timed(cmd, cmdArgs, stdoutFile) {
   const wall = (Number(m[1] ?? 0) * 3600) + Number(m[2]) * 60 + Number(m[3]);
   const user = Number(/User time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
   const sys = Number(/System time \(seconds\): ([\d.]+)/.exec(r.stderr)[1]);
-  return { wall, cpu: user + sys, rss_mb: rss, stdout: stdoutFile ? '' : r.stdout };
+  const stderr = r.stderr.slice(0, Math.max(0, r.stderr.lastIndexOf('\tCommand being timed')));
+  return { wall, cpu: user + sys, rss_mb: rss, stdout: stdoutFile ? '' : r.stdout, stderr };
 }
 
 /** The median of a list of numbers (the upper one of an even count). */

@@ -2,12 +2,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/allocator.h"
 #include "lithify/base/version.h"
+#include "lithify/io/http/http.h"
 #include "tools/cli/cli.h"
 
 namespace lithify::cli {
@@ -125,6 +127,11 @@ int Main(int argc, char** argv) {
     st = Status::Internal("out of memory");
   } catch (const std::exception& e) {
     st = Status::Internal("unexpected exception: {}", e.what());
+  }
+  // For benchmarks and tests of what a command costs on an object store: one line on
+  // stderr with the HTTP requests sent (io/http/http.h), whatever the outcome.
+  if (const char* v = std::getenv("LITHIFY_REQUEST_STATS"); v != nullptr && std::string_view(v) == "1") {
+    std::fprintf(stderr, "lithify requests: %s\n", io::http::CountedRequests().Json().c_str());
   }
   if (!st.ok()) return ReportError(st, ctx);
   return 0;

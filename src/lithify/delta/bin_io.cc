@@ -210,16 +210,21 @@ Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& 
 }
 
 Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const planner::Bin& bin) const {
-  const std::optional<ColumnarBin> no;
-  if (!columnar_ || row_group_bytes_ > 0 || bin.files.empty()) return no;
+  if (!columnar_ || row_group_bytes_ > 0 || bin.files.empty()) return std::optional<ColumnarBin>();
   ColumnarBin cb;
+  int held_local = 0;
+  uint64_t held_remote = 0;
   for (const planner::FileRef& ref : bin.files) {
     const table::FileEntry* f = Find(ref);
     if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
     // Row tracking: ids and commit versions of such a file are written into its rows.
-    if (rt_.enabled && (f->base_row_id || f->default_row_commit_version)) return no;
+    if (rt_.enabled && (f->base_row_id || f->default_row_commit_version)) return std::optional<ColumnarBin>();
     std::string path = io::JoinPath(snap_.table_root(), f->path);
-    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(fs_, path),
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<io::RandomAccessFile> file, fs_->OpenForRead(path), "{}", path);
+    const auto size = static_cast<int64_t>(file->size());
+    const bool remote = file->read_profile().remote;
+    const uint64_t held = file->held_bytes();
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(std::move(file)),
                                  "{}", path);
     // Files of other writers qualify when their columns map one to one onto the
     // data-file schema without changing values (parquet/column_map.h); others stream.
@@ -227,14 +232,23 @@ Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const
     parquet::ColumnMapOptions mo;
     mo.match_field_ids = snap_.column_mapping_mode() == delta::ColumnMappingMode::kId;
     Result<parquet::ColumnMap> map = parquet::MapColumns(reader->schema(), file_schema_, mo);
-    if (!map.ok()) return no;
+    if (!map.ok()) return std::optional<ColumnarBin>();
     int64_t rows = 0;
     for (const parquet::RowGroup& rg : reader->metadata().row_groups) rows += std::max<int64_t>(rg.num_rows, 0);
     if (f->deletion_vector) {
       cb.any_dv = true;
       rows -= std::min<int64_t>(rows, static_cast<int64_t>(f->deletion_vector->cardinality));
     }
+    const bool keep = remote ? held_remote + held <= kMaxHeldRemoteBytes : held_local < kMaxHeldLocalInputs;
+    if (keep) {
+      if (remote) held_remote += held;
+      if (!remote) ++held_local;
+    } else {
+      reader.reset();
+    }
     cb.paths.push_back(std::move(path));
+    cb.readers.push_back(std::move(reader));
+    cb.sizes.push_back(size);
     cb.files.push_back(f);
     cb.kept_rows.push_back(rows);
     cb.maps.push_back(std::move(*map));
@@ -312,7 +326,11 @@ Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(co
     files_done(static_cast<size_t>(std::upper_bound(kept_through.begin(), kept_through.end(), p.rows_written) -
                                    kept_through.begin()));
   };
-  LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult written, parquet::RewriteFiles(fs_, cb->paths, full, ro));
+  std::vector<parquet::RewriteInput> inputs;
+  for (size_t i = 0; i < cb->paths.size(); ++i) {
+    inputs.push_back({cb->paths[i], std::move(cb->readers[i]), cb->sizes[i]});
+  }
+  LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult written, parquet::RewriteFiles(fs_, std::move(inputs), full, ro));
   std::vector<exec::OutputFile> outs;
   if (written.rows == 0) {
     // Delta writes no file when every input row was deleted.

@@ -28,6 +28,7 @@
 #include "lithify/exec/executor.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/column_map.h"
+#include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/metadata.h"
 #include "lithify/parquet/schema.h"
 #include "lithify/planner/plan.h"
@@ -101,13 +102,22 @@ class DeltaBinIo final : public exec::BinIo {
   // keeps after its DV.
   struct ColumnarBin {
     std::vector<std::string> paths;
+    // The readers that checked each input's schema (null past the budget below), handed
+    // to RewriteFiles so that the footer is read once and the file opened once.
+    std::vector<std::unique_ptr<parquet::FileReader>> readers;
+    std::vector<int64_t> sizes;
     std::vector<const table::FileEntry*> files;
     std::vector<int64_t> kept_rows;
     std::vector<parquet::ColumnMap> maps;  // each input's leaves onto the data-file schema
     bool any_dv = false;
   };
   // nullopt when the bin must be streamed (see the class comment); errors of reading
-  // an input's footer name the file.
+  // an input's footer name the file. The readers stay open for the rewrite: up to
+  // kMaxHeldLocalInputs of local files (file handles), and remote files while the bytes
+  // they keep (io::RandomAccessFile::held_bytes: at most 64 KiB each) stay within
+  // kMaxHeldRemoteBytes; the others' footers are read again by RewriteFiles.
+  static constexpr int kMaxHeldLocalInputs = 256;
+  static constexpr uint64_t kMaxHeldRemoteBytes = uint64_t{256} << 20;
   Result<std::optional<ColumnarBin>> PrepareColumnar(const planner::Bin& bin) const;
   // The output's path relative to the table root, in the bin's partition directory.
   Result<std::string> NewOutputPath(const planner::Bin& bin, parquet::CompressionCodec codec) const;

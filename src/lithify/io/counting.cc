@@ -33,6 +33,7 @@ class CountingFile final : public RandomAccessFile {
   uint64_t size() const override { return base_->size(); }
   const std::string& path() const override { return base_->path(); }
   ReadProfile read_profile() const override { return base_->read_profile(); }
+  uint64_t held_bytes() const override { return base_->held_bytes(); }
   Status ReadAt(uint64_t offset, size_t length, uint8_t* out) override {
     Status st = base_->ReadAt(offset, length, out);
     fs_->Count(FsOp::kReadAt, st.ok() ? length : 0);

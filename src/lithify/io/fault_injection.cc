@@ -27,6 +27,7 @@ class FaultyFile final : public RandomAccessFile {
     return RandomAccessFile::ReadRanges(ranges);
   }
   ReadProfile read_profile() const override { return base_->read_profile(); }
+  uint64_t held_bytes() const override { return base_->held_bytes(); }
 
  private:
   FaultInjectingFileSystem* const fs_;

@@ -87,6 +87,10 @@ class RandomAccessFile {
   virtual Result<std::vector<Buffer>> ReadRanges(const std::vector<ReadRange>& ranges);
   // How reads of this file are best shaped (see ReadProfile).
   virtual ReadProfile read_profile() const { return {}; }
+  // Bytes of the file's content this open file keeps in memory (an object store's file
+  // keeps what its open read, see io/http/remote_file.h), so that a caller keeping many
+  // files open can bound their memory.
+  virtual uint64_t held_bytes() const { return 0; }
 
   // Convenience: ReadAt into a new Buffer.
   Result<Buffer> Read(uint64_t offset, size_t length);

@@ -111,9 +111,20 @@ constexpr int64_t kMinCopyPageFraction = 8;
 // leaves `writer` to be abandoned by the caller.
 class Rewriter {
  public:
+  // `held`: readers kept open from planning, by input (null where none); each is closed
+  // after the group `last_group[input]` (ReleaseAfter).
   Rewriter(io::FileSystem* fs, const std::vector<std::string>& inputs, const std::vector<ColumnMap>& maps,
-           const RewriteOptions& options, FileWriter* writer)
-      : fs_(fs), inputs_(inputs), maps_(maps), options_(options), writer_(writer) {}
+           const RewriteOptions& options, FileWriter* writer, std::vector<std::unique_ptr<FileReader>> held,
+           std::vector<int> last_group)
+      : fs_(fs), inputs_(inputs), maps_(maps), options_(options), writer_(writer), held_(std::move(held)),
+        last_group_(std::move(last_group)) {}
+
+  // Closes the held readers no group after `g` needs.
+  void ReleaseAfter(int g) {
+    for (size_t i = 0; i < held_.size(); ++i) {
+      if (held_[i] && last_group_[i] <= g) held_[i].reset();
+    }
+  }
 
   Status WriteGroup(const Group& g, RewriteProgress* progress, int64_t* rows_written) {
     // Masks first: the row group's row count must be known before its first column.
@@ -274,6 +285,7 @@ class Rewriter {
   // The reader of p.input: cached while fewer than max_open_inputs are open, otherwise
   // opened into *transient (closed by the caller after one column chunk).
   Result<FileReader*> Reader(const Part& p, std::unique_ptr<FileReader>* transient) {
+    if (held_[p.input]) return held_[p.input].get();  // the plan's own reader: nothing to recheck
     auto it = open_.find(p.input);
     if (it != open_.end()) return it->second.get();
     LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<FileReader> r,
@@ -412,6 +424,8 @@ class Rewriter {
   const std::vector<ColumnMap>& maps_;  // by input
   const RewriteOptions& options_;
   FileWriter* writer_;
+  std::vector<std::unique_ptr<FileReader>> held_;  // by input
+  std::vector<int> last_group_;                    // by input
   std::map<int, std::unique_ptr<FileReader>> open_;
   SliceCursor slice_;
   RowBatch batch_;              // reused across batches
@@ -491,6 +505,17 @@ Status CompareSchemas(const Schema& first, const std::string& first_path, const 
 
 Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::string>& inputs,
                                    const std::string& output, const RewriteOptions& options) {
+  std::vector<RewriteInput> in;
+  in.reserve(inputs.size());
+  for (const std::string& path : inputs) in.push_back({path, nullptr, 0});
+  return RewriteFiles(fs, std::move(in), output, options);
+}
+
+Result<RewriteResult> RewriteFiles(io::FileSystem* fs, std::vector<RewriteInput> given, const std::string& output,
+                                   const RewriteOptions& options) {
+  std::vector<std::string> inputs;
+  inputs.reserve(given.size());
+  for (const RewriteInput& in : given) inputs.push_back(in.path);
   if (inputs.empty()) return Status::InvalidArgument("rewrite: no input files");
   if (options.batch_rows < 1) {
     return Status::InvalidArgument("rewrite: batch_rows must be positive, got {}",
@@ -517,9 +542,19 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
   std::vector<Group> groups;
   int64_t group_bytes = 0;
   const int64_t target = std::max<int64_t>(options.writer.row_group_size_bytes, 1);
+  // Readers held for the rewrite (see RewriteInput), and the last group each input is in.
+  std::vector<std::unique_ptr<FileReader>> held(inputs.size());
+  std::vector<int> last_group(inputs.size(), -1);
+  int64_t num_held = std::count_if(given.begin(), given.end(), [](const RewriteInput& in) { return in.reader != nullptr; });
   for (size_t i = 0; i < inputs.size(); ++i) {
-    int64_t size = 0;
-    LITHIFY_ASSIGN_OR_RETURN(auto reader, OpenInput(fs, inputs[i], options.reader, &size));
+    int64_t size = given[i].size;
+    std::unique_ptr<FileReader> reader = std::move(given[i].reader);
+    bool keep = reader != nullptr;
+    if (!reader) {
+      LITHIFY_ASSIGN_OR_RETURN(reader, OpenInput(fs, inputs[i], options.reader, &size));
+      keep = num_held < std::max(1, options.max_open_inputs);
+      if (keep) ++num_held;
+    }
     result.bytes_in += size;
     if (options.output_schema) {
       LITHIFY_ASSIGN_OR_RETURN(ColumnMap m, InputMap(reader->schema(), schema, options, i, inputs[i]));
@@ -547,6 +582,7 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
         groups.back().copy = true;
         groups.back().parts.push_back(
             {static_cast<int>(i), rg, md.num_rows, reader->RowGroupFirstRow(rg), 0, md.num_rows, false});
+        last_group[i] = static_cast<int>(groups.size()) - 1;
         continue;
       }
       // Split a row group larger than the target into slices of nearly equal rows (sizes
@@ -567,8 +603,10 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
         groups.back().parts.push_back({static_cast<int>(i), rg, end - begin, reader->RowGroupFirstRow(rg) + begin,
                                        begin, md.num_rows, slices > 1});
         group_bytes += part_bytes;
+        last_group[i] = static_cast<int>(groups.size()) - 1;
       }
     }
+    if (keep && last_group[i] >= 0) held[i] = std::move(reader);
   }
 
   WriterOptions wopts = options.writer;
@@ -593,12 +631,14 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
     }
   } guard{writer.get()};
 
-  Rewriter rewriter(fs, inputs, maps, options, writer.get());
+  Rewriter rewriter(fs, inputs, maps, options, writer.get(), std::move(held), std::move(last_group));
   RewriteProgress progress;
   progress.row_groups_total = static_cast<int>(groups.size());
   progress.columns_total = schema.num_leaves();
-  for (const Group& g : groups) {
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const Group& g = groups[gi];
     LITHIFY_RETURN_NOT_OK(rewriter.WriteGroup(g, &progress, &progress.rows_written));
+    rewriter.ReleaseAfter(static_cast<int>(gi));
     ++progress.row_groups_done;
     progress.columns_done = 0;
     if (options.progress) options.progress(progress);

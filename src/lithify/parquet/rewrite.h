@@ -108,8 +108,11 @@ struct RewriteOptions {
   RowFilter row_filter;
   // Optional: called after every finished column and row group.
   std::function<void(const RewriteProgress&)> progress;
-  // Inputs of one output row group kept open at once (each holds a file handle and its
-  // footer). Inputs past this are reopened per column (a footer read each).
+  // Inputs kept open at once (each holds a file handle and its footer): readers opened
+  // while planning stay open for the rewrite up to this many; inputs opened later (past
+  // it) are kept per output row group up to this many and reopened per column beyond
+  // (a footer read each). Readers the caller hands over (RewriteInput) are always kept:
+  // the caller bounds them.
   int max_open_inputs = 256;
   // Rows per input batch (>= 1).
   int64_t batch_rows = FileReader::kDefaultBatchRows;
@@ -148,6 +151,21 @@ struct RewriteResult {
 
 Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::string>& inputs,
                                    const std::string& output, const RewriteOptions& options = {});
+
+// One input of RewriteFiles, possibly open already. A caller that has read an input's
+// footer (to check its schema, say) hands the reader over: its footer is not read again
+// and the file is not reopened -- the rewrite reads through it and closes it after the
+// last output row group that needs it -- so an input on an object store costs one open
+// (one request for a small file, see io/http/remote_file.h) for the whole rewrite.
+// Inputs without a reader are opened as above; those opened while planning stay open
+// for the rewrite too while fewer than max_open_inputs readers are held.
+struct RewriteInput {
+  std::string path;
+  std::unique_ptr<FileReader> reader;  // optional; opened on `path`
+  int64_t size = 0;                    // the file's size when `reader` is given
+};
+Result<RewriteResult> RewriteFiles(io::FileSystem* fs, std::vector<RewriteInput> inputs, const std::string& output,
+                                   const RewriteOptions& options = {});
 
 // InvalidArgument "<path>: schema differs from <first_path>: column 'a.b' is ... there
 // but ... here" when `s` differs from `first` (names, types, repetition, annotations and

@@ -119,7 +119,9 @@ class AzureFile final : public http::RemoteFile {
  public:
   AzureFile(AzureFileSystem* fs, std::string path, Location loc, uint64_t size, std::string etag)
       : RemoteFile(std::move(path), size), fs_(fs), loc_(std::move(loc)), etag_(std::move(etag)) {}
-  Status ReadAt(uint64_t offset, size_t length, uint8_t* out) override;
+
+ protected:
+  Status Fetch(uint64_t offset, size_t length, uint8_t* out) override;
 
  private:
   AzureFileSystem* fs_;
@@ -270,10 +272,18 @@ class AzureFileSystem final : public FileSystem {
     return out;
   }
 
+  // One Get Blob of the first kOpenPieceBytes, kept by the file: its reply tells the
+  // size (Content-Range) and the ETag, so no Get Blob Properties is needed, and a blob of
+  // up to 64 KiB (a commit, a small data file) costs this one request. Azure has no
+  // suffix range, so a larger Parquet file's footer is a second GET. Only an empty blob
+  // (no range to answer, 416) takes a HEAD.
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(std::string_view path) override {
     LITHIFY_ASSIGN_OR_RETURN(Location loc, Parse(path));
     if (loc.key.empty()) return Status::InvalidArgument("{}: is a container, not a blob", path);
-    LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Properties(loc));
+    LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Get(loc, 0, http::RemoteFile::kOpenPieceBytes, ""));
+    if (r.status == 416) {
+      LITHIFY_ASSIGN_OR_RETURN(r, Properties(loc));
+    }
     if (r.status == 404 && ErrorCode(r) != "ContainerNotFound") {
       // Say when the name is a "directory" (blobs below it), which "not found" would hide.
       auto info = Head(path);
@@ -282,10 +292,22 @@ class AzureFileSystem final : public FileSystem {
       }
       return Status::NotFound("{}: not found", path);
     }
-    if (r.status != 200) return ErrorFor("HEAD", path, r);
-    const uint64_t size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
-    return std::unique_ptr<RandomAccessFile>(
-        std::make_unique<AzureFile>(this, std::string(path), std::move(loc), size, r.headers["etag"]));
+    uint64_t first = 0, size = 0;
+    if (r.status == 200) {
+      // A HEAD (after a 416) or a server that ignores the range: the size is the length.
+      size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
+      if (!r.body.empty() && r.body.size() != size) {
+        return Status::IOError("{}: GET returned {} bytes of a {}-byte blob", path, r.body.size(), size);
+      }
+    } else if (r.status != 206) {
+      return ErrorFor("GET", path, r);
+    } else if (!http::ParseContentRange(r.headers["content-range"], &first, &size) || first != 0) {
+      return Status::IOError("{}: GET of the first {} bytes answered Content-Range '{}'", path,
+                             http::RemoteFile::kOpenPieceBytes, r.headers["content-range"]);
+    }
+    auto file = std::make_unique<AzureFile>(this, std::string(path), std::move(loc), size, r.headers["etag"]);
+    file->Keep(0, std::move(r.body));
+    return std::unique_ptr<RandomAccessFile>(std::move(file));
   }
 
   Result<std::unique_ptr<OutputStream>> Create(std::string_view path) override {
@@ -474,9 +496,7 @@ class AzureFileSystem final : public FileSystem {
 
 // ---- AzureFile ----
 
-Status AzureFile::ReadAt(uint64_t offset, size_t length, uint8_t* out) {
-  LITHIFY_RETURN_NOT_OK(CheckRange(offset, length));
-  if (length == 0) return Status::OK();
+Status AzureFile::Fetch(uint64_t offset, size_t length, uint8_t* out) {
   LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Get(loc_, offset, length, etag_));
   if (r.status == 412) {
     return Status::IOError("{}: the blob changed since it was opened (its ETag no longer matches)", path());

@@ -8,9 +8,13 @@
 // (shared_key.h) or a SAS token and sent with libcurl (io/http). What each call costs:
 //   Head              Get Blob Properties; on 404 one List Blobs (maxresults 1) to tell
 //                     a "directory"
-//   OpenForRead       Get Blob Properties; each ReadAt one ranged Get Blob (If-Match the
-//                     opened ETag: a replaced blob fails the read instead of mixing
-//                     versions); ReadRanges coalesces and sends up to 8 at once
+//   OpenForRead       one Get Blob of the first 64 KiB (x-ms-range), which tells the size
+//                     and ETag and is kept: a blob up to 64 KiB costs no further request
+//                     (Azure has no suffix range, so a larger Parquet footer is one more
+//                     GET; an empty blob a HEAD after the 416); each other ReadAt one
+//                     ranged Get Blob (If-Match the opened ETag: a replaced blob fails
+//                     the read instead of mixing versions); ReadRanges coalesces and
+//                     sends up to 8 at once
 //   ListRecursive     List Blobs (flat) pages of 5,000, marker paging; sorted
 //   ListFrom          List Blobs with delimiter '/' and startFrom = the key of `start_after`
 //                     (x-ms-version 2026-02-06; inclusive), every page; entries up to

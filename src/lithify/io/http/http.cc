@@ -3,9 +3,12 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <mutex>
+
+#include <fmt/format.h>
 
 namespace lithify::io::http {
 
@@ -48,7 +51,38 @@ size_t OnHeader(char* p, size_t size, size_t n, void* user) {
   return size * n;
 }
 
+// The counters of CountedRequests, by RequestCounts' members' order.
+enum Kind { kGet, kPut, kHead, kList, kDelete, kPost, kKinds };
+std::atomic<int64_t> g_requests[kKinds] = {};
+
+Kind KindOf(const HttpRequest& r) {
+  if (r.method == "GET") {
+    const size_t q = r.url.find('?');
+    if (q != std::string::npos) {
+      std::string_view query = std::string_view(r.url).substr(q);
+      if (query.find("list-type=") != std::string_view::npos || query.find("comp=list") != std::string_view::npos) {
+        return kList;
+      }
+    }
+    return kGet;
+  }
+  if (r.method == "PUT") return kPut;
+  if (r.method == "HEAD") return kHead;
+  if (r.method == "DELETE") return kDelete;
+  return kPost;
+}
+
 }  // namespace
+
+std::string RequestCounts::Json() const {
+  return fmt::format("{{\"get\":{},\"put\":{},\"head\":{},\"list\":{},\"delete\":{},\"post\":{},\"total\":{}}}",
+                     get, put, head, list, del, post, total());
+}
+
+RequestCounts CountedRequests() {
+  auto at = [](Kind k) { return g_requests[k].load(std::memory_order_relaxed); };
+  return {at(kGet), at(kPut), at(kHead), at(kList), at(kDelete), at(kPost)};
+}
 
 Result<HttpResponse> Perform(const HttpRequest& request, bool* sent, bool* maybe_resent) {
   thread_local ThreadHandle handle;
@@ -96,6 +130,7 @@ Result<HttpResponse> Perform(const HttpRequest& request, bool* sent, bool* maybe
   list = curl_slist_append(list, "Expect:");
   if (request.headers.count("content-type") == 0) list = curl_slist_append(list, "Content-Type:");
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+  g_requests[KindOf(request)].fetch_add(1, std::memory_order_relaxed);
   CURLcode rc = curl_easy_perform(curl);
   curl_slist_free_all(list);
   if (rc != CURLE_OK) {

@@ -9,6 +9,25 @@
 
 namespace lithify::io::http {
 
+bool ParseContentRange(std::string_view header, uint64_t* first, uint64_t* total) {
+  if (header.substr(0, 6) != "bytes ") return false;
+  header.remove_prefix(6);
+  const size_t dash = header.find('-'), slash = header.find('/');
+  if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) return false;
+  auto number = [](std::string_view digits, uint64_t* v) {
+    if (digits.empty() || digits.size() > 19) return false;
+    *v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      *v = *v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    return true;
+  };
+  uint64_t last = 0;
+  return number(header.substr(0, dash), first) && number(header.substr(dash + 1, slash - dash - 1), &last) &&
+         number(header.substr(slash + 1), total) && *first <= last && last < *total;
+}
+
 // ---- RemoteFile ----
 
 ReadProfile RemoteFile::read_profile() const {
@@ -44,12 +63,32 @@ Status RemoteFile::CopyRangeReply(const HttpResponse& r, uint64_t offset, size_t
   return Status::OK();
 }
 
+Status RemoteFile::ReadAt(uint64_t offset, size_t length, uint8_t* out) {
+  LITHIFY_RETURN_NOT_OK(CheckRange(offset, length));
+  if (length == 0) return Status::OK();
+  if (InPiece(offset, length)) {
+    std::memcpy(out, piece_.data() + (offset - piece_offset_), length);
+    return Status::OK();
+  }
+  return Fetch(offset, length, out);
+}
+
 Result<std::vector<Buffer>> RemoteFile::ReadRanges(const std::vector<ReadRange>& ranges) {
   for (const ReadRange& r : ranges) LITHIFY_RETURN_NOT_OK(CheckRange(r.offset, r.length));
-  const ReadProfile profile = read_profile();
-  std::vector<ReadRange> merged = CoalesceRanges(ranges, profile.coalesce_gap, profile.max_coalesced);
   std::vector<Buffer> out(ranges.size());
-  for (size_t i = 0; i < ranges.size(); ++i) out[i] = Buffer(ranges[i].length);
+  // Ranges the kept piece holds cost no request; only the others are coalesced.
+  std::vector<ReadRange> remote;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    out[i] = Buffer(ranges[i].length);
+    if (ranges[i].length == 0) continue;
+    if (InPiece(ranges[i].offset, ranges[i].length)) {
+      std::memcpy(out[i].data(), piece_.data() + (ranges[i].offset - piece_offset_), ranges[i].length);
+    } else {
+      remote.push_back(ranges[i]);
+    }
+  }
+  const ReadProfile profile = read_profile();
+  std::vector<ReadRange> merged = CoalesceRanges(remote, profile.coalesce_gap, profile.max_coalesced);
   // At most kInFlight GETs at once, each into its own buffer.
   constexpr size_t kInFlight = 8;
   std::vector<Buffer> bytes(merged.size());

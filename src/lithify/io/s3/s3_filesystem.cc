@@ -73,7 +73,9 @@ class S3File final : public http::RemoteFile {
  public:
   S3File(S3FileSystem* fs, std::string path, Location loc, uint64_t size, std::string etag)
       : RemoteFile(std::move(path), size), fs_(fs), loc_(std::move(loc)), etag_(std::move(etag)) {}
-  Status ReadAt(uint64_t offset, size_t length, uint8_t* out) override;
+
+ protected:
+  Status Fetch(uint64_t offset, size_t length, uint8_t* out) override;
 
  private:
   S3FileSystem* fs_;
@@ -245,19 +247,33 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     return out;
   }
 
+  // One GET of the last kOpenPieceBytes (a suffix range), kept by the file: its reply
+  // tells the size (Content-Range) and the ETag, so no HEAD is needed, and a Parquet
+  // footer or a small object costs no further request. Only an empty object (which has
+  // no range to answer, 416) takes a HEAD.
   Result<std::unique_ptr<RandomAccessFile>> OpenForRead(std::string_view path) override {
     LITHIFY_ASSIGN_OR_RETURN(Location loc, Parse(path));
     if (loc.key.empty()) return Status::InvalidArgument("{}: is a bucket, not an object", path);
     Call c;
-    c.method = "HEAD";
     c.loc = &loc;
     c.key = loc.key;
+    c.headers["range"] = fmt::format("bytes=-{}", http::RemoteFile::kOpenPieceBytes);
     LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Send(c));
     if (r.status == 404) return NotAnObject(path);
-    if (r.status != 200) return HeadError(loc, path, r);
-    uint64_t size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
-    return std::unique_ptr<RandomAccessFile>(
-        std::make_unique<S3File>(this, std::string(path), std::move(loc), size, r.headers["etag"]));
+    if (r.status == 416) return OpenByHead(loc, path);
+    uint64_t first = 0, size = 0;
+    if (r.status == 200) {
+      size = r.body.size();  // a server that ignores Range: the whole object
+    } else if (r.status != 206) {
+      return ErrorFor("GET", path, r);
+    } else if (!http::ParseContentRange(r.headers["content-range"], &first, &size) ||
+               first + r.body.size() != size) {
+      return Status::IOError("{}: GET of the last {} bytes answered Content-Range '{}' with {} bytes", path,
+                             http::RemoteFile::kOpenPieceBytes, r.headers["content-range"], r.body.size());
+    }
+    auto file = std::make_unique<S3File>(this, std::string(path), std::move(loc), size, r.headers["etag"]);
+    file->Keep(first, std::move(r.body));
+    return std::unique_ptr<RandomAccessFile>(std::move(file));
   }
 
   Result<std::unique_ptr<OutputStream>> Create(std::string_view path) override {
@@ -367,6 +383,20 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
     }
     if (!info.ok() && !info.status().IsNotFound()) return info.status();
     return Status::NotFound("{}: not found", path);
+  }
+
+  // OpenForRead of an object a suffix range cannot read (an empty one).
+  Result<std::unique_ptr<RandomAccessFile>> OpenByHead(Location loc, std::string_view path) {
+    Call c;
+    c.method = "HEAD";
+    c.loc = &loc;
+    c.key = loc.key;
+    LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, Send(c));
+    if (r.status == 404) return NotAnObject(path);
+    if (r.status != 200) return HeadError(loc, path, r);
+    uint64_t size = std::strtoull(r.headers["content-length"].c_str(), nullptr, 10);
+    return std::unique_ptr<RandomAccessFile>(
+        std::make_unique<S3File>(this, std::string(path), std::move(loc), size, r.headers["etag"]));
   }
 
   // A HEAD reply has no body, so S3's error code and message are not in it: ask again
@@ -525,9 +555,7 @@ class S3FileSystem final : public FileSystem, public std::enable_shared_from_thi
 
 // ---- S3File ----
 
-Status S3File::ReadAt(uint64_t offset, size_t length, uint8_t* out) {
-  LITHIFY_RETURN_NOT_OK(CheckRange(offset, length));
-  if (length == 0) return Status::OK();
+Status S3File::Fetch(uint64_t offset, size_t length, uint8_t* out) {
   LITHIFY_ASSIGN_OR_RETURN(HttpResponse r, fs_->Get(loc_, offset, length, etag_));
   if (r.status == 412) {
     return Status::IOError("{}: the object changed since it was opened (its ETag no longer matches)", path());
