@@ -112,13 +112,15 @@ function writeLog(root, fields) {
     { metaData: { id: '00000000-0000-4000-8000-00000000f0e1', format: { provider: 'parquet', options: {} },
       schemaString: JSON.stringify({ type: 'struct', fields }), partitionColumns: [], configuration: {}, createdTime: now } },
   ];
-  const rowsOf = new Map();
+  // Clones of one file have its size and row count: one `parquet inspect` per size (the
+  // files of a table built here differ in size whenever they differ in rows).
+  const rowsBySize = new Map();
   for (const f of dataFiles(root)) {
     const p = path.join(root, f);
-    const ino = fs.statSync(p).size;  // clones of one file have one row count: cache by size
-    if (!rowsOf.has(ino)) rowsOf.set(ino, Number(/^rows: (\d+)$/m.exec(run(lithify, ['parquet', 'inspect', p]))[1]));
-    lines.push({ add: { path: f, partitionValues: {}, size: fs.statSync(p).size, modificationTime: now,
-      dataChange: true, stats: JSON.stringify({ numRecords: rowsOf.get(ino) }) } });
+    const size = fs.statSync(p).size;
+    if (!rowsBySize.has(size)) rowsBySize.set(size, Number(/^rows: (\d+)$/m.exec(run(lithify, ['parquet', 'inspect', p]))[1]));
+    lines.push({ add: { path: f, partitionValues: {}, size, modificationTime: now,
+      dataChange: true, stats: JSON.stringify({ numRecords: rowsBySize.get(size) }) } });
   }
   fs.writeFileSync(path.join(log, '00000000000000000000.json'), lines.map(l => JSON.stringify(l)).join('\n') + '\n');
 }
@@ -247,7 +249,8 @@ const loads = [`start ${load()}`];
 const sections = [];
 if (args.only !== 'sparkmr') {
   const root = table('duckdb', buildDuckTable, { duckFiles, duckRows });
-  sections.push(bench('duckdb', root, `${duckFiles} DuckDB ${'1.5'}-written snappy files of ${duckRows.toLocaleString('en-US')} rows ` +
+  const version = duck(['SELECT version()']).rows[0][0];
+  sections.push(bench('duckdb', root, `${duckFiles} DuckDB ${version}-written snappy files of ${duckRows.toLocaleString('en-US')} rows ` +
     '(id, category, country, random double, md5 string, timestamp, decimal(12,2), int)'));
   loads.push(`after duckdb ${load()}`);
 }
