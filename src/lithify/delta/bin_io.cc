@@ -330,7 +330,7 @@ Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(co
   for (size_t i = 0; i < cb->paths.size(); ++i) {
     inputs.push_back({cb->paths[i], std::move(cb->readers[i]), cb->sizes[i]});
   }
-  LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult written, parquet::RewriteFiles(fs_, std::move(inputs), full, ro));
+  LITHIFY_ASSIGN_OR_RETURN(parquet::RewriteResult written, parquet::RewriteInputs(fs_, std::move(inputs), full, ro));
   std::vector<exec::OutputFile> outs;
   if (written.rows == 0) {
     // Delta writes no file when every input row was deleted.

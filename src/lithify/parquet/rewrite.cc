@@ -508,10 +508,10 @@ Result<RewriteResult> RewriteFiles(io::FileSystem* fs, const std::vector<std::st
   std::vector<RewriteInput> in;
   in.reserve(inputs.size());
   for (const std::string& path : inputs) in.push_back({path, nullptr, 0});
-  return RewriteFiles(fs, std::move(in), output, options);
+  return RewriteInputs(fs, std::move(in), output, options);
 }
 
-Result<RewriteResult> RewriteFiles(io::FileSystem* fs, std::vector<RewriteInput> given, const std::string& output,
+Result<RewriteResult> RewriteInputs(io::FileSystem* fs, std::vector<RewriteInput> given, const std::string& output,
                                    const RewriteOptions& options) {
   std::vector<std::string> inputs;
   inputs.reserve(given.size());

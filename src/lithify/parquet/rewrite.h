@@ -164,7 +164,7 @@ struct RewriteInput {
   std::unique_ptr<FileReader> reader;  // optional; opened on `path`
   int64_t size = 0;                    // the file's size when `reader` is given
 };
-Result<RewriteResult> RewriteFiles(io::FileSystem* fs, std::vector<RewriteInput> inputs, const std::string& output,
+Result<RewriteResult> RewriteInputs(io::FileSystem* fs, std::vector<RewriteInput> inputs, const std::string& output,
                                    const RewriteOptions& options = {});
 
 // InvalidArgument "<path>: schema differs from <first_path>: column 'a.b' is ... there
