@@ -68,7 +68,9 @@ function compare(name, localTable, s3Table, cmdArgs, prepare, check) {
     for (const where of (i % 2 === 0 ? ['local', 's3'] : ['s3', 'local'])) {
       if (prepare) prepare(where);
       const table = where === 'local' ? localTable : s3Table;
-      const r = timed(lithify, [cmdArgs[0], table, ...cmdArgs.slice(1)]);
+      // The table goes after the command words (`describe detail TABLE`, `optimize TABLE`).
+      const words = cmdArgs.filter(a => !a.startsWith('--'));
+      const r = timed(lithify, [...words, table, ...cmdArgs.filter(a => a.startsWith('--'))]);
       if (check) check(where, JSON.parse(r.stdout));
       r.requests = requestsOf(r.stderr);
       res[where].push(r);

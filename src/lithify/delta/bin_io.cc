@@ -1,8 +1,10 @@
 #include "lithify/delta/bin_io.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
+#include <thread>
 #include <utility>
 
 #include "lithify/base/macros.h"
@@ -209,49 +211,102 @@ Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& 
   return std::unique_ptr<exec::BinSink>(new DeltaSink(std::move(w), bin.partition_values));
 }
 
+namespace {
+
+// Opens `paths` and reads their footers, kOpenAhead at a time on as many threads: on an
+// object store an open is one request (the footer comes with it), so a bin of small files
+// is bound by round trips, not by bytes, unless several are in flight. Results by index.
+constexpr size_t kOpenAhead = 16;
+
+struct OpenedFooter {
+  std::unique_ptr<parquet::FileReader> reader;
+  int64_t size = 0;
+  bool remote = false;
+  uint64_t held = 0;  // bytes the open file keeps in memory
+};
+
+std::vector<Result<OpenedFooter>> OpenFooters(io::FileSystem* fs, const std::vector<std::string>& paths) {
+  std::vector<Result<OpenedFooter>> out;
+  out.reserve(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) out.emplace_back(Status::Internal("footer not read"));
+  auto open_one = [&](size_t i) -> Result<OpenedFooter> {
+    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<io::RandomAccessFile> file, fs->OpenForRead(paths[i]), "{}",
+                                 paths[i]);
+    OpenedFooter o;
+    o.size = static_cast<int64_t>(file->size());
+    o.remote = file->read_profile().remote;
+    o.held = file->held_bytes();
+    LITHIFY_ASSIGN_OR_RETURN_CTX(o.reader, parquet::FileReader::Open(std::move(file)), "{}", paths[i]);
+    return o;
+  };
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < paths.size(); i = next++) out[i] = open_one(i);
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < std::min(kOpenAhead, paths.size()); ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  return out;
+}
+
+}  // namespace
+
 Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const planner::Bin& bin) const {
   if (!columnar_ || row_group_bytes_ > 0 || bin.files.empty()) return std::optional<ColumnarBin>();
-  ColumnarBin cb;
-  int held_local = 0;
-  uint64_t held_remote = 0;
+  std::vector<const table::FileEntry*> files;
   for (const planner::FileRef& ref : bin.files) {
     const table::FileEntry* f = Find(ref);
     if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
     // Row tracking: ids and commit versions of such a file are written into its rows.
     if (rt_.enabled && (f->base_row_id || f->default_row_commit_version)) return std::optional<ColumnarBin>();
-    std::string path = io::JoinPath(snap_.table_root(), f->path);
-    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<io::RandomAccessFile> file, fs_->OpenForRead(path), "{}", path);
-    const auto size = static_cast<int64_t>(file->size());
-    const bool remote = file->read_profile().remote;
-    const uint64_t held = file->held_bytes();
-    LITHIFY_ASSIGN_OR_RETURN_CTX(std::unique_ptr<parquet::FileReader> reader, parquet::FileReader::Open(std::move(file)),
-                                 "{}", path);
-    // Files of other writers qualify when their columns map one to one onto the
-    // data-file schema without changing values (parquet/column_map.h); others stream.
-    // Fields are matched as the logical reader resolves them: by id only in id mode.
-    parquet::ColumnMapOptions mo;
-    mo.match_field_ids = snap_.column_mapping_mode() == delta::ColumnMappingMode::kId;
-    Result<parquet::ColumnMap> map = parquet::MapColumns(reader->schema(), file_schema_, mo);
-    if (!map.ok()) return std::optional<ColumnarBin>();
-    int64_t rows = 0;
-    for (const parquet::RowGroup& rg : reader->metadata().row_groups) rows += std::max<int64_t>(rg.num_rows, 0);
-    if (f->deletion_vector) {
-      cb.any_dv = true;
-      rows -= std::min<int64_t>(rows, static_cast<int64_t>(f->deletion_vector->cardinality));
+    files.push_back(f);
+  }
+  ColumnarBin cb;
+  int held_local = 0;
+  uint64_t held_remote = 0;
+  // Footers are read a window at a time (memory: one window of readers beyond those kept).
+  const size_t window = kOpenAhead * 4;
+  for (size_t first = 0; first < files.size(); first += window) {
+    std::vector<std::string> paths;
+    for (size_t i = first; i < std::min(files.size(), first + window); ++i) {
+      paths.push_back(io::JoinPath(snap_.table_root(), files[i]->path));
     }
-    const bool keep = remote ? held_remote + held <= kMaxHeldRemoteBytes : held_local < kMaxHeldLocalInputs;
-    if (keep) {
-      if (remote) held_remote += held;
-      if (!remote) ++held_local;
-    } else {
-      reader.reset();
+    std::vector<Result<OpenedFooter>> opened = OpenFooters(fs_, paths);
+    for (size_t k = 0; k < paths.size(); ++k) {
+      const table::FileEntry* f = files[first + k];
+      LITHIFY_ASSIGN_OR_RETURN(OpenedFooter o, std::move(opened[k]));
+      std::unique_ptr<parquet::FileReader> reader = std::move(o.reader);
+      const int64_t size = o.size;
+      const bool remote = o.remote;
+      const uint64_t held = o.held;
+      // Files of other writers qualify when their columns map one to one onto the
+      // data-file schema without changing values (parquet/column_map.h); others stream.
+      // Fields are matched as the logical reader resolves them: by id only in id mode.
+      parquet::ColumnMapOptions mo;
+      mo.match_field_ids = snap_.column_mapping_mode() == delta::ColumnMappingMode::kId;
+      Result<parquet::ColumnMap> map = parquet::MapColumns(reader->schema(), file_schema_, mo);
+      if (!map.ok()) return std::optional<ColumnarBin>();
+      int64_t rows = 0;
+      for (const parquet::RowGroup& rg : reader->metadata().row_groups) rows += std::max<int64_t>(rg.num_rows, 0);
+      if (f->deletion_vector) {
+        cb.any_dv = true;
+        rows -= std::min<int64_t>(rows, static_cast<int64_t>(f->deletion_vector->cardinality));
+      }
+      const bool keep = remote ? held_remote + held <= kMaxHeldRemoteBytes : held_local < kMaxHeldLocalInputs;
+      if (keep) {
+        if (remote) held_remote += held;
+        if (!remote) ++held_local;
+      } else {
+        reader.reset();
+      }
+      cb.paths.push_back(std::move(paths[k]));
+      cb.readers.push_back(std::move(reader));
+      cb.sizes.push_back(size);
+      cb.files.push_back(f);
+      cb.kept_rows.push_back(rows);
+      cb.maps.push_back(std::move(*map));
     }
-    cb.paths.push_back(std::move(path));
-    cb.readers.push_back(std::move(reader));
-    cb.sizes.push_back(size);
-    cb.files.push_back(f);
-    cb.kept_rows.push_back(rows);
-    cb.maps.push_back(std::move(*map));
   }
   return std::optional<ColumnarBin>(std::move(cb));
 }
