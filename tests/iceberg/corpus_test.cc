@@ -99,24 +99,33 @@ TEST(IcebergCorpus, EveryTableReadsItsExpectedRows) {
 }
 
 
-// Planning decodes only the statistics skipping needs (PlanOptions::all_stats off): the
-// files planned, their deletes and what a predicate skips are the same as with every
-// statistic decoded, on every corpus table; the files carry the predicate column's
-// bounds and null counts and nothing else.
-TEST(IcebergCorpus, PlanningWithSelectedStatisticsPlansTheSame) {
+// Calls fn(table) for every table of corpus_expected.json, opened with the corpus location
+// map (a table that does not open fails the test).
+template <typename F>
+void ForEachCorpusTable(F&& fn) {
   const json expected = testing::Expected();
   const LocationMap map = testing::CorpusMap();
   std::shared_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
-  int compared = 0, with_skips = 0;
   for (const json& t : expected["tables"]) {
     std::string where = Corpus() + "/" + t["table"].get<std::string>();
     if (t.contains("metadata")) where += "/metadata/" + t["metadata"].get<std::string>();
     SCOPED_TRACE(where);
     auto table = IcebergTable::Open(fs, where, OpenOptions{map});
     ASSERT_TRUE(table.ok()) << table.status().ToString();
-    Result<const Snapshot*> snap = (*table)->Select(SnapshotSelector());
-    if (!snap.ok() || *snap == nullptr) continue;
-    const Schema& schema = (*table)->metadata().current_schema();
+    fn(**table);
+  }
+}
+
+// Planning decodes only the statistics skipping needs (PlanOptions::all_stats off): the
+// files planned, their deletes and what a predicate skips are the same as with every
+// statistic decoded, on every corpus table; the files carry the predicate column's
+// bounds and null counts and nothing else.
+TEST(IcebergCorpus, PlanningWithSelectedStatisticsPlansTheSame) {
+  int compared = 0, with_skips = 0;
+  ForEachCorpusTable([&](const IcebergTable& table) {
+    Result<const Snapshot*> snap = table.Select(SnapshotSelector());
+    if (!snap.ok() || *snap == nullptr) return;
+    const Schema& schema = table.metadata().current_schema();
     auto col = std::find_if(schema.fields.begin(), schema.fields.end(),
                             [](const NestedField& f) { return f.type.is_primitive(); });
     std::vector<std::optional<expr::Expr>> predicates{std::nullopt};
@@ -130,8 +139,8 @@ TEST(IcebergCorpus, PlanningWithSelectedStatisticsPlansTheSame) {
       all.all_stats = true;
       all.where = selected.where = where_expr;
       PlanStats all_st, sel_st;
-      Result<std::vector<PlannedFile>> a = (*table)->PlanAll(*snap, all, &all_st);
-      Result<std::vector<PlannedFile>> b = (*table)->PlanAll(*snap, selected, &sel_st);
+      Result<std::vector<PlannedFile>> a = table.PlanAll(*snap, all, &all_st);
+      Result<std::vector<PlannedFile>> b = table.PlanAll(*snap, selected, &sel_st);
       ASSERT_EQ(a.ok(), b.ok()) << (a.ok() ? b.status().ToString() : a.status().ToString());
       if (!a.ok()) {
         EXPECT_EQ(a.status().ToString(), b.status().ToString());
@@ -167,7 +176,7 @@ TEST(IcebergCorpus, PlanningWithSelectedStatisticsPlansTheSame) {
         EXPECT_LE(fb.null_value_counts.size(), 1u);
       }
     }
-  }
+  });
   EXPECT_GT(compared, 60);
   EXPECT_GT(with_skips, 5);  // the predicate's statistics were there when skipping needed them
   std::printf("planning with selected statistics: %d plans compared, %d with skipped files\n", compared,
@@ -179,9 +188,6 @@ TEST(IcebergCorpus, PlanningWithSelectedStatisticsPlansTheSame) {
 // in the same order with the same deletes, the same counts, and the same first error, on
 // every snapshot of every corpus table.
 TEST(IcebergCorpus, PlanningOnSeveralThreadsEqualsOneThread) {
-  const json expected = testing::Expected();
-  const LocationMap map = testing::CorpusMap();
-  std::shared_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
   auto describe = [](const Result<std::vector<PlannedFile>>& r, const PlanStats& st) {
     if (!r.ok()) return r.status().ToString();
     std::string out = std::to_string(st.data_files) + "/" + std::to_string(st.skipped_files) + "/" +
@@ -192,19 +198,14 @@ TEST(IcebergCorpus, PlanningOnSeveralThreadsEqualsOneThread) {
     return out;
   };
   int plans = 0, multi_manifest = 0;
-  for (const json& t : expected["tables"]) {
-    std::string where = Corpus() + "/" + t["table"].get<std::string>();
-    if (t.contains("metadata")) where += "/metadata/" + t["metadata"].get<std::string>();
-    SCOPED_TRACE(where);
-    auto table = IcebergTable::Open(fs, where, OpenOptions{map});
-    ASSERT_TRUE(table.ok()) << table.status().ToString();
-    for (const Snapshot& snap : (*table)->metadata().snapshots) {
+  ForEachCorpusTable([&](const IcebergTable& table) {
+    for (const Snapshot& snap : table.metadata().snapshots) {
       std::string one;
       for (int threads : {1, 2, 3}) {
         PlanOptions o;
         o.threads = threads;
         PlanStats st;
-        const std::string got = describe((*table)->PlanAll(&snap, o, &st), st);
+        const std::string got = describe(table.PlanAll(&snap, o, &st), st);
         if (threads == 1) {
           one = got;
           ++plans;
@@ -214,7 +215,7 @@ TEST(IcebergCorpus, PlanningOnSeveralThreadsEqualsOneThread) {
         }
       }
     }
-  }
+  });
   EXPECT_GT(plans, 80);
   EXPECT_GT(multi_manifest, 20);
 }
