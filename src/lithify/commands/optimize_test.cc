@@ -234,7 +234,7 @@ TEST_F(OptimizeTest, DuckDbReadsTheCompactedFile) {
   auto snap = Latest(fs_.get(), root_);
   ASSERT_EQ(snap->files().size(), 1u);
   auto duck = commands::testing::DuckDbRows(io::JoinPath(root_, snap->files()[0].path));
-  if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
+  if (!duck) GTEST_FAIL() << "node or the DuckDB oracle is missing, or DuckDB could not read the file (scripts/install-deps.sh installs the oracle)";
   EXPECT_EQ(*duck, Rows(fs_.get(), root_));
 }
 
@@ -411,7 +411,7 @@ TEST_F(OptimizeTest, ReorgPurgeRewritesALoneFile) {
   EXPECT_EQ(Rows(fs_.get(), t.root(), delta::VersionSpec::AtVersion(r->read_version)), before);
   // DuckDB reading the purged file (no DV to apply any more) sees the live rows.
   auto duck = commands::testing::DuckDbRows(io::JoinPath(t.root(), snap->files()[0].path));
-  if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
+  if (!duck) GTEST_FAIL() << "node or the DuckDB oracle is missing, or DuckDB could not read the file (scripts/install-deps.sh installs the oracle)";
   EXPECT_EQ(*duck, before);
 }
 
@@ -720,7 +720,7 @@ TEST_F(OptimizeTest, ColumnarPathTakenWithSameRowsAndStatsAsStreaming) {
   ASSERT_EQ(snap->files().size(), 1u);
   EXPECT_EQ(snap->files()[0].num_records(), std::optional<int64_t>(80));
   auto duck = commands::testing::DuckDbRows(io::JoinPath(root_, snap->files()[0].path));
-  if (!duck) GTEST_SKIP() << "node or the DuckDB oracle is missing";
+  if (!duck) GTEST_FAIL() << "node or the DuckDB oracle is missing, or DuckDB could not read the file (scripts/install-deps.sh installs the oracle)";
   EXPECT_EQ(*duck, Rows(fs_.get(), root_));
 }
 
@@ -1011,7 +1011,7 @@ TEST_F(OptimizeTest, DuckDbWrittenFilesGoColumnar) {
   const std::string oracle = std::string(LITHIFY_SOURCE_DIR) + "/tests/oracle";
   if (std::system("node --version > /dev/null 2>&1") != 0 ||
       !std::filesystem::exists(oracle + "/node_modules/@duckdb/node-api")) {
-    GTEST_SKIP() << "node or the DuckDB oracle is missing";
+    GTEST_FAIL() << "node or the DuckDB oracle is missing, or DuckDB could not read the file (scripts/install-deps.sh installs the oracle)";
   }
   testing::CreateDeltaTable(
       fs_.get(), root_,
