@@ -215,21 +215,22 @@ Result<Schema> Schema::Parse(std::string_view text) {
   return std::move(p.schema);
 }
 
+int Node::FieldIndex(int32_t id, std::string_view name) const {
+  auto it = std::lower_bound(index_by_id.begin(), index_by_id.end(), id,
+                             [](const std::pair<int32_t, int>& e, int32_t want) { return e.first < want; });
+  if (it != index_by_id.end() && it->first == id) return it->second;
+  if (name.empty()) return -1;
+  // No field has the id: the field of that name (writers without field ids).
+  auto past = std::upper_bound(index_by_name.begin(), index_by_name.end(), name,
+                               [this](std::string_view want, int i) { return want < fields[i].name; });
+  if (past == index_by_name.begin() || fields[*(past - 1)].name != name) return -1;
+  return *(past - 1);
+}
+
 const Value* Value::Field(const Schema& schema, int32_t field_id, std::string_view name) const {
   if (kind != Kind::kRecord || node < 0) return nullptr;
-  const Node& n = schema.node(node);
-  auto it = std::lower_bound(n.index_by_id.begin(), n.index_by_id.end(), field_id,
-                             [](const std::pair<int32_t, int>& e, int32_t id) { return e.first < id; });
-  if (it != n.index_by_id.end() && it->first == field_id && static_cast<size_t>(it->second) < items.size()) {
-    return items[it->second].is_null() ? nullptr : &items[it->second];
-  }
-  if (name.empty()) return nullptr;
-  // No field has the id: the last field of that name (writers without field ids).
-  auto past = std::upper_bound(n.index_by_name.begin(), n.index_by_name.end(), name,
-                               [&n](std::string_view want, int i) { return want < n.fields[i].name; });
-  if (past == n.index_by_name.begin()) return nullptr;
-  const int i = *(past - 1);
-  if (n.fields[i].name != name || static_cast<size_t>(i) >= items.size()) return nullptr;
+  const int i = schema.node(node).FieldIndex(field_id, name);
+  if (i < 0 || static_cast<size_t>(i) >= items.size()) return nullptr;
   return items[i].is_null() ? nullptr : &items[i];
 }
 

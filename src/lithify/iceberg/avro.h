@@ -56,6 +56,9 @@ struct Node {
   // up some 30 fields of every manifest entry).
   std::vector<std::pair<int32_t, int>> index_by_id;
   std::vector<int> index_by_name;  // kRecord: field indexes sorted by name (stable)
+  // kRecord: the index of the field with Iceberg field id `id`, else (when `name` is given)
+  // of the field with that name; -1 when neither.
+  int FieldIndex(int32_t id, std::string_view name = {}) const;
   int items = -1;            // kArray items / kMap values
   std::vector<int> branches; // kUnion
   std::optional<int32_t> element_id, key_id, value_id;

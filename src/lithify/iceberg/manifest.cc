@@ -269,23 +269,11 @@ int RecordOf(const avro::Schema& s, int node) {
   return -1;
 }
 
-// The index of the field of record `rec` with Iceberg field id `id` (or, lacking one, the
-// name), as Value::Field finds it; -1 when absent.
-int FieldIndex(const avro::Schema& s, int rec, int32_t id, std::string_view name) {
-  const avro::Node& n = s.node(rec);
-  int by_name = -1;
-  for (size_t i = 0; i < n.fields.size(); ++i) {
-    if (n.fields[i].field_id == id) return static_cast<int>(i);
-    if (n.fields[i].name == name) by_name = static_cast<int>(i);
-  }
-  return by_name;
-}
-
 // The projection of a manifest entry that decodes only the statistics `stats` selects.
 std::optional<avro::Projection> EntryProjection(const avro::Schema& s, const StatsSelection& stats) {
   if (stats.all || s.root() < 0 || s.node(s.root()).kind != Kind::kRecord) return std::nullopt;
   const int entry = s.root();
-  const int df_field = FieldIndex(s, entry, 2, "data_file");
+  const int df_field = s.node(entry).FieldIndex(2, "data_file");
   if (df_field < 0) return std::nullopt;
   const int df = RecordOf(s, s.node(entry).fields[df_field].node);
   if (df < 0) return std::nullopt;
@@ -295,7 +283,7 @@ std::optional<avro::Projection> EntryProjection(const avro::Schema& s, const Sta
                                   {137, "nan_value_counts", false}, {110, "null_value_counts", true},
                                   {125, "lower_bounds", true},      {128, "upper_bounds", true}};
   for (const Map& m : kMaps) {
-    const int f = FieldIndex(s, df, m.id, m.name);
+    const int f = s.node(df).FieldIndex(m.id, m.name);
     if (f < 0) continue;
     if (!m.per_column || stats.field_ids.empty()) {
       p.SkipField(df, static_cast<size_t>(f));
