@@ -31,7 +31,7 @@ struct RewriteOptions {
   std::string codec = "zstd";
   int level = 0;
   int64_t row_group_size = 128ll << 20;
-  int64_t page_size = 1ll << 20;
+  int64_t page_size = 0;  // 0: the writer's defaults (1 MiB, 4 MiB for PLAIN strings)
   bool no_dictionary = false;
   bool no_page_copy = false;
 };
@@ -80,7 +80,7 @@ Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
     if (!st.ok()) return UsageError("--level {}: {}", o.level, st.message());
   }
   if (o.row_group_size <= 0) return UsageError("--row-group-size must be positive");
-  if (o.page_size <= 0) return UsageError("--page-size must be positive");
+  if (o.page_size < 0) return UsageError("--page-size must be positive");
   for (const std::string& in : o.inputs) {
     if (SamePath(in, o.out)) {
       return UsageError("the output '{}' is also an input; write to a new file", o.out);
@@ -88,7 +88,10 @@ Status RunRewrite(const RewriteOptions& o, const Context& ctx) {
   }
   wopts.compression_level = o.level;
   wopts.row_group_size_bytes = o.row_group_size;
-  wopts.page_size_bytes = o.page_size;
+  if (o.page_size > 0) {
+    wopts.page_size_bytes = o.page_size;
+    wopts.byte_array_page_size_bytes = o.page_size;  // an explicit size is every page's
+  }
   wopts.enable_dictionary = !o.no_dictionary;
   // An explicit level asks for every page compressed at it; copied pages keep theirs.
   ropts.copy_plain_pages = !o.no_page_copy && o.level == 0;
@@ -144,7 +147,7 @@ void RegisterParquetRewrite(CLI::App& parquet, Runner* selected) {
                   "Target row group size in BYTES, compressed (default 128MB): smaller input row groups are "
                   "packed, larger ones split")
       ->transform(CLI::AsSizeValue(false));
-  cmd->add_option("--page-size", opts->page_size, "Target data page size in BYTES (default 1MB)")
+  cmd->add_option("--page-size", opts->page_size, "Target data page size in BYTES (default 1MB, 4MB for PLAIN strings)")
       ->transform(CLI::AsSizeValue(false));
   cmd->add_flag("--no-dictionary", opts->no_dictionary, "Write PLAIN pages only");
   cmd->add_flag("--no-page-copy", opts->no_page_copy,

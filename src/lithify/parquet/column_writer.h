@@ -6,7 +6,8 @@
 // dictionary-encoded (RLE_DICTIONARY, dictionary of distinct value bytes in an
 // open-addressing hash table) until the dictionary's PLAIN size passes
 // dictionary_page_size_limit; later pages are PLAIN (pages already written keep the
-// dictionary; the format allows mixing). BOOLEAN is always PLAIN. Pages are cut at row
+// dictionary; the format allows mixing). A chunk whose first page would not be smaller
+// dictionary-encoded (indices + dictionary vs PLAIN) is PLAIN from the start. BOOLEAN is always PLAIN. Pages are cut at row
 // boundaries once they reach about page_size_bytes uncompressed, compressed one by
 // one and kept in memory until FinishChunk writes the chunk (dictionary page first) so
 // that the chunk is contiguous in the file. Statistics are kept per chunk.
@@ -105,6 +106,17 @@ class ColumnChunkWriter {
   uint32_t InsertEntry(uint64_t hash, size_t slot);
   void GrowTable();
   int64_t PageEstimate() const;
+  // Uncompressed size at which the open page is cut: page_size_bytes, or
+  // byte_array_page_size_bytes for PLAIN BYTE_ARRAY pages.
+  int64_t PageLimit() const;
+  // First dictionary page of the chunk: whether indices + dictionary beat PLAIN (by size,
+  // or when that is not clear, compressed: DictionaryWinsCompressed).
+  bool DictionaryPaysOff();
+  bool DictionaryWinsCompressed();
+  // Bytes of dictionary entry `index` in dict_plain_ (PLAIN form).
+  size_t EntrySize(uint32_t index) const;
+  // Drops the dictionary (no page used it yet) and re-encodes the open page PLAIN.
+  void FallBackToPlain();
   Status FlushPage();
   Status WritePage(PageType type, ByteView body, Encoding encoding, int32_t num_values,
                    Buffer* sink);
@@ -127,6 +139,7 @@ class ColumnChunkWriter {
   RleBitPackedEncoder rep_encoder_;
   int64_t page_levels_ = 0;
   std::vector<uint32_t> indices_;  // dictionary mode
+  int64_t page_plain_bytes_ = 0;   // dictionary mode: the open page's values' PLAIN size
   Buffer plain_values_;            // PLAIN mode (BOOLEAN: one byte per value)
 
   // Dictionary of the current chunk: PLAIN bytes (the dictionary page body), the start

@@ -338,12 +338,15 @@ TEST_F(WriterTest, NestedRoundTripAcrossPagesAndRowGroups) {
 TEST_F(WriterTest, DictionaryFallsBackToPlain) {
   Schema s = MustBuild({F::String("s", false), F::Long("n", false)});
   std::vector<std::vector<Value>> rows;
+  // The first 2000 strings repeat 10 values (the first pages pay for a dictionary and are
+  // cut before it is full), the rest are unique (the dictionary overflows).
   for (int i = 0; i < 5000; ++i) {
-    rows.push_back({V::String("value-" + std::to_string(i)), V::Int(i % 10)});
+    rows.push_back({V::String("value-" + std::to_string(i < 2000 ? i % 10 : i)), V::Int(i % 10)});
   }
   RowBatch batch = Shred(s, rows);
   WriterOptions opts;
-  opts.page_size_bytes = 4096;
+  opts.page_size_bytes = 512;
+  opts.byte_array_page_size_bytes = 512;
   opts.dictionary_page_size_limit = 8192;
   auto md = Write(s, {&batch}, opts);
   ASSERT_TRUE(md.ok()) << md.status().ToString();
@@ -367,6 +370,71 @@ TEST_F(WriterTest, DictionaryFallsBackToPlain) {
       EXPECT_EQ(es.encoding, Encoding::kRleDictionary);
     }
   }
+  ExpectSameColumns({&batch}, ReadAll());
+}
+
+TEST_F(WriterTest, NearlyUniqueColumnsArePlainFromTheStart) {
+  // Unique longs and strings: indices + dictionary are larger than PLAIN on the first
+  // page, so the chunk has no dictionary at all (not a dictionary prefix then PLAIN).
+  Schema s = MustBuild({F::String("s", false), F::Long("n", false), F::Long("c", false)});
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < 20000; ++i) {
+    rows.push_back({V::String("hash-" + std::to_string(i * 7919)), V::Int(int64_t{i} * 1000003),
+                    V::Int(i % 3)});
+  }
+  RowBatch batch = Shred(s, rows);
+  WriterOptions opts;
+  opts.page_size_bytes = 8192;
+  opts.dictionary_page_size_limit = 64 << 10;
+  auto md = Write(s, {&batch}, opts);
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  for (int c : {0, 1}) {
+    const ColumnMetaData& col = *md->row_groups[0].columns[c].meta_data;
+    EXPECT_FALSE(col.dictionary_page_offset.has_value()) << c;
+    EXPECT_EQ(col.encodings, std::vector<Encoding>{Encoding::kPlain}) << c;
+  }
+  EXPECT_TRUE(md->row_groups[0].columns[2].meta_data->dictionary_page_offset.has_value());
+  ExpectSameColumns({&batch}, ReadAll());
+}
+
+TEST_F(WriterTest, PlainStringPagesUseTheirOwnPageSize) {
+  Schema s = MustBuild({F::String("s", false), F::Long("n", false)});
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < 4000; ++i) {
+    rows.push_back({V::String(std::string(100, 'a' + i % 26) + std::to_string(i)), V::Int(i)});
+  }
+  RowBatch batch = Shred(s, rows);
+  WriterOptions opts;
+  opts.enable_dictionary = false;
+  opts.page_size_bytes = 4096;
+  opts.byte_array_page_size_bytes = 64 << 10;  // ~400 KB of strings: 7 pages, not ~100
+  auto md = Write(s, {&batch}, opts);
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  auto data_pages = [&](int c) {
+    int n = 0;
+    for (const PageEncodingStats& es : md->row_groups[0].columns[c].meta_data->encoding_stats) {
+      if (es.page_type == PageType::kDataPage) n += es.count;
+    }
+    return n;
+  };
+  EXPECT_LE(data_pages(0), 8);
+  EXPECT_GE(data_pages(1), 7);  // 32 KB of longs in 4 KiB pages
+  ExpectSameColumns({&batch}, ReadAll());
+}
+
+TEST_F(WriterTest, DictionaryFullOnTheFirstPageMakesTheChunkPlain) {
+  // No page was cut when the dictionary overflowed: the open page turns PLAIN and the
+  // chunk has no dictionary (rather than a dictionary used by one page).
+  Schema s = MustBuild({F::String("s", false)});
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < 6000; ++i) rows.push_back({V::String("v" + std::to_string(i % 3000))});
+  RowBatch batch = Shred(s, rows);
+  WriterOptions opts;
+  opts.dictionary_page_size_limit = 8192;
+  auto md = Write(s, {&batch}, opts);
+  ASSERT_TRUE(md.ok()) << md.status().ToString();
+  const ColumnMetaData& col = *md->row_groups[0].columns[0].meta_data;
+  EXPECT_FALSE(col.dictionary_page_offset.has_value());
   ExpectSameColumns({&batch}, ReadAll());
 }
 

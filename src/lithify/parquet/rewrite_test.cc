@@ -803,8 +803,14 @@ std::vector<std::vector<Value>> DemoRows(int n, int seed) {
   std::vector<std::vector<Value>> rows;
   for (int i = 0; i < n; ++i) {
     const int64_t k = int64_t{seed} * 1000003 + i;
-    std::string note = "note " + std::to_string(k * 7919 % 1000003) + " " +
-                       std::string(static_cast<size_t>(10 + k % 40), static_cast<char>('a' + k % 26));
+    // The first 2500 notes repeat 256 values of 8 bytes, so that the chunk starts
+    // dictionary-encoded (the writer keeps a dictionary only when its first page is smaller
+    // with it) and a first page of small pages is cut before the dictionary is full; the
+    // rest are unique and make it fall back to PLAIN.
+    std::string note = i < 2500 ? std::to_string(10000000 + k % 256)
+                               : "note " + std::to_string(k * 7919 % 1000003) + " " +
+                                     std::string(static_cast<size_t>(10 + k % 40),
+                                                 static_cast<char>('a' + k % 26));
     rows.push_back({V::Int(1700000000000000 + k * 1000), V::Int(19000 + k % 400),
                     i % 13 == 0 ? V::Null() : V::Int(k % 5000), V::Decimal(k * 37 - 5000),
                     V::String("cat" + std::to_string(k % 12)),
@@ -820,6 +826,7 @@ WriterOptions SmallPages(CompressionCodec codec = CompressionCodec::kZstd) {
   WriterOptions o;
   o.codec = codec;
   o.page_size_bytes = 2048;
+  o.byte_array_page_size_bytes = 2048;
   o.dictionary_page_size_limit = 8 << 10;
   return o;
 }
@@ -1167,6 +1174,7 @@ TEST_F(ColumnApiTest, PagesStreamWhileAColumnIsOpen) {
   RowBatch batch = b.Finish();
   WriterOptions opts;
   opts.page_size_bytes = 4096;
+  opts.byte_array_page_size_bytes = 4096;
   opts.dictionary_page_size_limit = 16 << 10;
   opts.enable_dictionary = true;
   WriterOptions no_dict = opts;
