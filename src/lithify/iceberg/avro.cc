@@ -565,6 +565,24 @@ Result<Buffer> Unsnappy(ByteView in, const std::string& what) {
 
 }  // namespace
 
+namespace wire {
+Result<int64_t> ReadLong(ByteView* in) { return ReadVarLong(in); }
+Result<int32_t> ReadInt(ByteView* in) { return ReadVarInt(in); }
+Result<ByteView> ReadBytes(ByteView* in) {
+  LITHIFY_ASSIGN_OR_RETURN(int64_t len, ReadVarLong(in));
+  return TakeBytes(in, len);
+}
+Result<int64_t> ReadBranch(const Node& n, ByteView* in) {
+  LITHIFY_ASSIGN_OR_RETURN(int64_t branch, ReadVarLong(in));
+  if (branch < 0 || static_cast<size_t>(branch) >= n.branches.size()) {
+    return Status::Corruption("union branch {} of {}", branch, n.branches.size());
+  }
+  return branch;
+}
+Result<int64_t> ReadBlockCount(const Node& n, ByteView* in, size_t seen) { return BlockCount(n, in, seen); }
+Status Skip(const Schema& schema, int node, ByteView* in, int depth) { return SkipAt(schema, node, in, depth); }
+}  // namespace wire
+
 Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Projection* projection) {
   if (node < 0 || static_cast<size_t>(node) >= schema.size()) return Status::InvalidArgument("no such schema node");
   *out = Value();
@@ -721,7 +739,7 @@ void ContainerReader::SetProjection(std::optional<Projection> projection) {
   impl_->projection = std::move(projection);
 }
 
-Result<bool> ContainerReader::Next(Value* out) {
+Result<ByteView*> ContainerReader::NextRecordBytes() {
   Impl& m = *impl_;
   while (m.left == 0) {
     if (!m.rest.empty() && m.block >= 0) {
@@ -729,14 +747,23 @@ Result<bool> ContainerReader::Next(Value* out) {
     }
     Result<bool> more = m.NextBlock();
     if (!more.ok()) return m.Fail(more.status());
-    if (!*more) return false;
+    if (!*more) return nullptr;
   }
+  --m.left;
+  return &m.rest;
+}
+
+Status ContainerReader::RecordFailed(Status st) const {
+  return impl_->Fail(st.WithContextF("block {}", impl_->block));
+}
+
+Result<bool> ContainerReader::Next(Value* out) {
+  const Impl& m = *impl_;
   // `out` is decoded over in place (DecodeAt sets kind and the fields of that kind;
   // containers reuse their element storage), which saves most allocations per record.
-  Status st = DecodeAt(m.schema, m.schema.root(), &m.rest, out, 0, m.projection ? &*m.projection : nullptr);
-  if (!st.ok()) return m.Fail(st.WithContextF("block {}", m.block));
-  --m.left;
-  return true;
+  return NextWith([&](ByteView* in) {
+    return DecodeAt(m.schema, m.schema.root(), in, out, 0, m.projection ? &*m.projection : nullptr);
+  });
 }
 
 }  // namespace lithify::iceberg::avro

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "lithify/base/buffer.h"
+#include "lithify/base/macros.h"
 #include "lithify/base/result.h"
 #include "lithify/io/filesystem.h"
 
@@ -132,6 +133,23 @@ class Projection {
 // tests and fuzzing.
 Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Projection* projection = nullptr);
 
+// Binary primitives for decoders written against a known writer schema (manifest.cc's
+// entry decoder, which fills Iceberg's structs without a Value tree), with the checks
+// Decode makes: truncation, varint length, int range, lengths against the bytes left.
+namespace wire {
+Result<int64_t> ReadLong(ByteView* in);
+Result<int32_t> ReadInt(ByteView* in);
+// A length-prefixed bytes/string datum.
+Result<ByteView> ReadBytes(ByteView* in);
+// The branch of union node `n` (checked against its branch count).
+Result<int64_t> ReadBranch(const Node& n, ByteView* in);
+// The next block count of array or map node `n` (0 ends it; negative counts' byte sizes are
+// checked and dropped); `seen` = items read so far, for the total-count bound.
+Result<int64_t> ReadBlockCount(const Node& n, ByteView* in, size_t seen);
+// Steps over one datum of `node` (depth: the nesting of `node`, for the depth limit).
+Status Skip(const Schema& schema, int node, ByteView* in, int depth = 0);
+}  // namespace wire
+
 class ContainerReader {
  public:
   static constexpr size_t kMaxBlockBytes = size_t{256} << 20;
@@ -152,10 +170,25 @@ class ContainerReader {
   void SetProjection(std::optional<Projection> projection);
   // The next record, or false after the last one.
   Result<bool> Next(Value* out);
+  // The next record decoded by `decode`, which must consume exactly one datum of the
+  // schema's root from the front of `*in` (the rest of the current block); false after
+  // the last record. Errors get the block and the file as context, as Next's do.
+  template <typename F>
+  Result<bool> NextWith(F&& decode) {
+    LITHIFY_ASSIGN_OR_RETURN(ByteView* in, NextRecordBytes());
+    if (in == nullptr) return false;
+    Status st = decode(in);
+    if (!st.ok()) return RecordFailed(std::move(st));
+    return true;
+  }
 
  private:
   struct Impl;
   explicit ContainerReader(std::unique_ptr<Impl> impl);
+  // NextWith's halves: the current block's undecoded bytes with one record counted as
+  // consumed (nullptr after the last record), and a decode error with its context.
+  Result<ByteView*> NextRecordBytes();
+  Status RecordFailed(Status st) const;
   std::unique_ptr<Impl> impl_;
 };
 

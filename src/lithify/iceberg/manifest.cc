@@ -1,6 +1,8 @@
 #include "lithify/iceberg/manifest.h"
 
+#include <algorithm>
 #include <charconv>
+#include <type_traits>
 
 #include "lithify/base/macros.h"
 #include "lithify/iceberg/avro.h"
@@ -219,43 +221,68 @@ std::string Upper(std::string s) {
   return s;
 }
 
+// A data file's fields whose checks do not depend on how it was decoded.
+struct DataFileFields {
+  std::optional<int64_t> content, record_count, file_size, sort_order_id;
+  std::optional<std::string> path, format;
+  bool key_metadata = false;
+};
+
+// An entry's own fields (before inheritance and checks).
+struct EntryFields {
+  std::optional<int64_t> status, snapshot_id, sequence, file_sequence;
+  bool has_file = false;
+};
+
+// Checks `f` and completes `d` with it (both decoders end here).
+Result<DataFile> FinishDataFile(DataFileFields f, DataFile d, const LocationMap& map) {
+  const int64_t c = f.content.value_or(0);
+  if (c < 0 || c > 2) return Status::Corruption("data file content {}", c);
+  d.content = static_cast<FileContent>(c);
+  if (!f.path) return Status::Corruption("missing field 'file_path'");
+  d.recorded_path = std::move(*f.path);
+  d.path = map.Apply(d.recorded_path);
+  if (!f.format) return Status::Corruption("missing field 'file_format'");
+  d.file_format = Upper(std::move(*f.format));
+  if (!f.record_count) return Status::Corruption("missing field 'record_count'");
+  if (!f.file_size) return Status::Corruption("missing field 'file_size_in_bytes'");
+  d.record_count = *f.record_count;
+  d.file_size_in_bytes = *f.file_size;
+  if (d.record_count < 0 || d.file_size_in_bytes < 0) return Status::Corruption("negative record count or size");
+  if (f.key_metadata) return Status::NotSupported("encryption (data file '{}' has key_metadata)", d.recorded_path);
+  d.sort_order_id = Narrow(f.sort_order_id);
+  if (d.content == FileContent::kEqualityDeletes && d.equality_ids.empty()) {
+    return Status::Corruption("equality delete file '{}' without equality_ids", d.recorded_path);
+  }
+  return d;
+}
+
 Result<DataFile> ParseDataFile(const avro::Schema& s, const avro::Value& v, const SpecTypes& st,
                                const LocationMap& map) {
   Rec r{s, v};
   DataFile d;
-  LITHIFY_ASSIGN_OR_RETURN(auto content, r.Int(134, "content"));
-  const int64_t c = content.value_or(0);
-  if (c < 0 || c > 2) return Status::Corruption("data file content {}", c);
-  d.content = static_cast<FileContent>(c);
-  LITHIFY_ASSIGN_OR_RETURN(d.recorded_path, r.ReqString(100, "file_path"));
-  d.path = map.Apply(d.recorded_path);
-  LITHIFY_ASSIGN_OR_RETURN(std::string format, r.ReqString(101, "file_format"));
-  d.file_format = Upper(format);
+  DataFileFields f;
+  LITHIFY_ASSIGN_OR_RETURN(f.content, r.Int(134, "content"));
+  LITHIFY_ASSIGN_OR_RETURN(f.path, r.Bytes(100, "file_path"));
+  LITHIFY_ASSIGN_OR_RETURN(f.format, r.Bytes(101, "file_format"));
   LITHIFY_ASSIGN_OR_RETURN(d.partition, ParsePartition(s, r.Get(102, "partition"), st));
-  LITHIFY_ASSIGN_OR_RETURN(d.record_count, r.ReqInt(103, "record_count"));
-  LITHIFY_ASSIGN_OR_RETURN(d.file_size_in_bytes, r.ReqInt(104, "file_size_in_bytes"));
-  if (d.record_count < 0 || d.file_size_in_bytes < 0) return Status::Corruption("negative record count or size");
+  LITHIFY_ASSIGN_OR_RETURN(f.record_count, r.Int(103, "record_count"));
+  LITHIFY_ASSIGN_OR_RETURN(f.file_size, r.Int(104, "file_size_in_bytes"));
   LITHIFY_RETURN_NOT_OK(ReadIdMap(r, 108, "column_sizes", &d.column_sizes, LongOf));
   LITHIFY_RETURN_NOT_OK(ReadIdMap(r, 109, "value_counts", &d.value_counts, LongOf));
   LITHIFY_RETURN_NOT_OK(ReadIdMap(r, 110, "null_value_counts", &d.null_value_counts, LongOf));
   LITHIFY_RETURN_NOT_OK(ReadIdMap(r, 137, "nan_value_counts", &d.nan_value_counts, LongOf));
   LITHIFY_RETURN_NOT_OK(ReadIdMap(r, 125, "lower_bounds", &d.lower_bounds, BytesOf));
   LITHIFY_RETURN_NOT_OK(ReadIdMap(r, 128, "upper_bounds", &d.upper_bounds, BytesOf));
-  if (r.Get(131, "key_metadata") != nullptr) {
-    return Status::NotSupported("encryption (data file '{}' has key_metadata)", d.recorded_path);
-  }
+  f.key_metadata = r.Get(131, "key_metadata") != nullptr;
   LITHIFY_RETURN_NOT_OK(ReadList(r, 132, "split_offsets", &d.split_offsets));
   LITHIFY_RETURN_NOT_OK(ReadList(r, 135, "equality_ids", &d.equality_ids));
-  LITHIFY_ASSIGN_OR_RETURN(auto sort, r.Int(140, "sort_order_id"));
-  d.sort_order_id = Narrow(sort);
+  LITHIFY_ASSIGN_OR_RETURN(f.sort_order_id, r.Int(140, "sort_order_id"));
   LITHIFY_ASSIGN_OR_RETURN(d.first_row_id, r.Int(142, "first_row_id"));
   LITHIFY_ASSIGN_OR_RETURN(d.referenced_data_file, r.Bytes(143, "referenced_data_file"));
   LITHIFY_ASSIGN_OR_RETURN(d.content_offset, r.Int(144, "content_offset"));
   LITHIFY_ASSIGN_OR_RETURN(d.content_size_in_bytes, r.Int(145, "content_size_in_bytes"));
-  if (d.content == FileContent::kEqualityDeletes && d.equality_ids.empty()) {
-    return Status::Corruption("equality delete file '{}' without equality_ids", d.recorded_path);
-  }
-  return d;
+  return FinishDataFile(std::move(f), std::move(d), map);
 }
 
 // The record node a field's schema node holds (through a [null, record] union), or -1.
@@ -302,6 +329,345 @@ std::optional<avro::Projection> EntryProjection(const avro::Schema& s, const Sta
   }
   return p;
 }
+
+// An entry's status, snapshot and sequence numbers after inheritance, checked; its file is
+// added by the caller. Fails when data_file is missing.
+Result<ManifestEntry> FinishEntry(const EntryFields& f, const ManifestFile& mf) {
+  ManifestEntry e;
+  e.spec_id = mf.spec_id;
+  if (!f.status) return Status::Corruption("missing field 'status'");
+  if (*f.status < 0 || *f.status > 2) return Status::Corruption("entry status {}", *f.status);
+  e.status = static_cast<int32_t>(*f.status);
+  e.snapshot_id = f.snapshot_id ? f.snapshot_id : std::optional<int64_t>(mf.added_snapshot_id);
+  // Inheritance: a null sequence number takes the manifest's (which is 0 for v1).
+  e.sequence_number = f.sequence.value_or(mf.sequence_number);
+  e.file_sequence_number = f.file_sequence.value_or(mf.sequence_number);
+  if (mf.sequence_number > 0 && e.sequence_number > mf.sequence_number) {
+    return Status::Corruption("data sequence number {} is above its manifest's {}", e.sequence_number,
+                              mf.sequence_number);
+  }
+  if (!f.has_file) return Status::Corruption("missing field 'data_file'");
+  return e;
+}
+
+// ---- the direct entry decoder ----
+//
+// Planning decodes every entry of every data manifest, so the entry is decoded straight
+// from the bytes into ManifestEntry: the writer schema is compiled once per manifest into
+// one action per field (found by field id, then name, as Value::Field finds them), with no
+// Value tree and no field lookup per entry. Only the shapes the spec gives are compiled:
+// integers (int or long), strings, id-keyed maps as arrays of {int key, value} records,
+// integer lists, each optionally in a [null, X] union; the partition tuple goes through
+// Decode (it is small and typed by the spec). Any other shape makes Compile return
+// nullopt and the manifest is read through the Value path, which gives the same entries
+// (IcebergCorpus.DirectDecoderEqualsValuePath and the Avro fuzz target compare them).
+
+enum class Op : uint8_t {
+  kSkip, kStatus, kSnapshotId, kSequence, kFileSequence, kDataFile,
+  kContent, kPath, kFormat, kPartition, kRecordCount, kFileSize, kColumnSizes, kValueCounts,
+  kNullCounts, kNanCounts, kLowerBounds, kUpperBounds, kKeyMetadata, kSplitOffsets,
+  kEqualityIds, kSortOrderId, kFirstRowId, kReferencedDataFile, kContentOffset, kContentSize,
+};
+
+enum class Shape : uint8_t { kAny, kInteger, kString, kLongMap, kBytesMap, kIntList, kRecord };
+
+struct OpSpec {
+  int32_t id;
+  const char* name;
+  Op op;
+  Shape shape;
+};
+
+constexpr OpSpec kEntryOps[] = {
+    {0, "status", Op::kStatus, Shape::kInteger},
+    {1, "snapshot_id", Op::kSnapshotId, Shape::kInteger},
+    {3, "sequence_number", Op::kSequence, Shape::kInteger},
+    {4, "file_sequence_number", Op::kFileSequence, Shape::kInteger},
+    {2, "data_file", Op::kDataFile, Shape::kRecord},
+};
+
+constexpr OpSpec kFileOps[] = {
+    {134, "content", Op::kContent, Shape::kInteger},
+    {100, "file_path", Op::kPath, Shape::kString},
+    {101, "file_format", Op::kFormat, Shape::kString},
+    {102, "partition", Op::kPartition, Shape::kAny},
+    {103, "record_count", Op::kRecordCount, Shape::kInteger},
+    {104, "file_size_in_bytes", Op::kFileSize, Shape::kInteger},
+    {108, "column_sizes", Op::kColumnSizes, Shape::kLongMap},
+    {109, "value_counts", Op::kValueCounts, Shape::kLongMap},
+    {110, "null_value_counts", Op::kNullCounts, Shape::kLongMap},
+    {137, "nan_value_counts", Op::kNanCounts, Shape::kLongMap},
+    {125, "lower_bounds", Op::kLowerBounds, Shape::kBytesMap},
+    {128, "upper_bounds", Op::kUpperBounds, Shape::kBytesMap},
+    {131, "key_metadata", Op::kKeyMetadata, Shape::kAny},
+    {132, "split_offsets", Op::kSplitOffsets, Shape::kIntList},
+    {135, "equality_ids", Op::kEqualityIds, Shape::kIntList},
+    {140, "sort_order_id", Op::kSortOrderId, Shape::kInteger},
+    {142, "first_row_id", Op::kFirstRowId, Shape::kInteger},
+    {143, "referenced_data_file", Op::kReferencedDataFile, Shape::kString},
+    {144, "content_offset", Op::kContentOffset, Shape::kInteger},
+    {145, "content_size_in_bytes", Op::kContentSize, Shape::kInteger},
+};
+
+struct FieldPlan {
+  Op op = Op::kSkip;
+  int node = -1;         // the field's schema node
+  int value = -1;        // the node a present value has (the union's other branch)
+  int null_branch = -1;  // the union's null branch; -1 when the field is no union
+  int item_key = -1, item_value = -1;  // maps: the key and value nodes of an item
+  bool skip = false;     // stats maps the selection does not want
+  bool filter = false;   // maps: only the keys in the selection's field_ids
+  std::string_view name;
+};
+
+bool IsInteger(Kind k) { return k == Kind::kInt || k == Kind::kLong; }
+bool IsString(Kind k) { return k == Kind::kString || k == Kind::kBytes; }
+
+class EntryDecoder {
+ public:
+  // nullopt when a field has a shape the decoder does not handle.
+  static std::optional<EntryDecoder> Compile(const avro::Schema& s, const StatsSelection& stats) {
+    if (s.root() < 0 || s.node(s.root()).kind != Kind::kRecord) return std::nullopt;
+    EntryDecoder d(s, stats);
+    if (!d.Plan(s.root(), kEntryOps, &d.entry_)) return std::nullopt;
+    for (const FieldPlan& f : d.entry_) {
+      if (f.op == Op::kDataFile && !d.Plan(f.value, kFileOps, &d.file_)) return std::nullopt;
+    }
+    return d;
+  }
+
+  // Decodes one entry. `fields` and `file_fields` receive what FinishEntry and
+  // FinishDataFile check; `*has_file` whether data_file was present.
+  Status Decode(ByteView* in, const SpecTypes& st, EntryFields* e, DataFileFields* f, DataFile* d) {
+    for (const FieldPlan& p : entry_) {
+      Status status = EntryField(p, in, st, e, f, d);
+      if (!status.ok()) return status.WithContextF("field '{}'", p.name);
+    }
+    return Status::OK();
+  }
+
+ private:
+  EntryDecoder(const avro::Schema& s, const StatsSelection& stats) : s_(&s), stats_(stats) {
+    std::sort(stats_.field_ids.begin(), stats_.field_ids.end());
+  }
+
+  template <size_t N>
+  bool Plan(int record, const OpSpec (&ops)[N], std::vector<FieldPlan>* out) {
+    const avro::Node& r = s_->node(record);
+    out->assign(r.fields.size(), FieldPlan());
+    for (size_t i = 0; i < r.fields.size(); ++i) {
+      (*out)[i].node = r.fields[i].node;
+      (*out)[i].name = r.fields[i].name;
+    }
+    for (const OpSpec& o : ops) {
+      const int i = r.FieldIndex(o.id, o.name);
+      if (i < 0) continue;
+      FieldPlan& p = (*out)[i];
+      p.op = o.op;
+      if (!Shaped(o.shape, &p)) return false;
+    }
+    return true;
+  }
+
+  // Resolves [null, X] and checks X against `shape`.
+  bool Shaped(Shape shape, FieldPlan* p) {
+    const avro::Schema& s = *s_;
+    p->value = p->node;
+    if (shape == Shape::kAny) return true;
+    const avro::Node& n = s.node(p->node);
+    if (n.kind == Kind::kUnion) {
+      if (n.branches.size() != 2) return false;
+      for (int b = 0; b < 2; ++b) {
+        if (s.node(n.branches[b]).kind == Kind::kNull) p->null_branch = b;
+      }
+      if (p->null_branch < 0) return false;
+      p->value = n.branches[1 - p->null_branch];
+    }
+    const avro::Node& v = s.node(p->value);
+    switch (shape) {
+      case Shape::kInteger: return IsInteger(v.kind);
+      case Shape::kString: return IsString(v.kind);
+      case Shape::kRecord: return v.kind == Kind::kRecord;
+      case Shape::kIntList: return v.kind == Kind::kArray && IsInteger(s.node(v.items).kind);
+      case Shape::kLongMap:
+      case Shape::kBytesMap: {
+        if (v.kind != Kind::kArray) return false;
+        const avro::Node& item = s.node(v.items);
+        if (item.kind != Kind::kRecord || item.fields.size() != 2) return false;
+        p->item_key = item.fields[0].node;
+        p->item_value = item.fields[1].node;
+        if (s.node(p->item_key).kind != Kind::kInt) return false;
+        const Kind vk = s.node(p->item_value).kind;
+        if (shape == Shape::kLongMap ? !IsInteger(vk) : !IsString(vk)) return false;
+        SelectKeys(p);
+        return true;
+      }
+      case Shape::kAny: return true;
+    }
+    return false;
+  }
+
+  // What StatsSelection keeps of a statistics map (as EntryProjection does).
+  void SelectKeys(FieldPlan* p) const {
+    if (stats_.all) return;
+    const bool per_column = p->op == Op::kNullCounts || p->op == Op::kLowerBounds || p->op == Op::kUpperBounds;
+    if (!per_column || stats_.field_ids.empty()) {
+      p->skip = true;
+      return;
+    }
+    p->filter = true;
+  }
+
+  // Reads the union branch of an optional field: false when null.
+  Result<bool> Present(const FieldPlan& p, ByteView* in) const {
+    if (p.null_branch < 0) return true;
+    LITHIFY_ASSIGN_OR_RETURN(int64_t b, avro::wire::ReadBranch(s_->node(p.node), in));
+    return b != p.null_branch;
+  }
+  Result<int64_t> Integer(int node, ByteView* in) const {
+    if (s_->node(node).kind == Kind::kInt) {
+      LITHIFY_ASSIGN_OR_RETURN(int32_t v, avro::wire::ReadInt(in));
+      return int64_t{v};
+    }
+    return avro::wire::ReadLong(in);
+  }
+  Result<std::optional<int64_t>> OptInteger(const FieldPlan& p, ByteView* in) const {
+    LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
+    if (!present) return std::optional<int64_t>();
+    LITHIFY_ASSIGN_OR_RETURN(int64_t v, Integer(p.value, in));
+    return std::optional<int64_t>(v);
+  }
+  Result<std::optional<std::string>> OptString(const FieldPlan& p, ByteView* in) const {
+    LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
+    if (!present) return std::optional<std::string>();
+    LITHIFY_ASSIGN_OR_RETURN(ByteView b, avro::wire::ReadBytes(in));
+    return std::optional<std::string>(std::string(AsStringView(b)));
+  }
+
+  template <typename V>
+  Status IdMap(const FieldPlan& p, ByteView* in, std::map<int32_t, V>* out) const {
+    // A map not selected is stepped over here rather than by wire::Skip: the same checks
+    // (key range, value varint or length), without the generic walk per item.
+    LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
+    if (!present) return Status::OK();
+    const avro::Node& array = s_->node(p.value);
+    size_t seen = 0;
+    for (;;) {
+      LITHIFY_ASSIGN_OR_RETURN(int64_t count, avro::wire::ReadBlockCount(array, in, seen));
+      if (count == 0) return Status::OK();
+      for (int64_t k = 0; k < count; ++k, ++seen) {
+        LITHIFY_ASSIGN_OR_RETURN(int32_t key, avro::wire::ReadInt(in));
+        if (p.skip || (p.filter && !std::binary_search(stats_.field_ids.begin(), stats_.field_ids.end(), key))) {
+          if constexpr (std::is_same_v<V, int64_t>) {
+            LITHIFY_RETURN_NOT_OK(Integer(p.item_value, in).status());
+          } else {
+            LITHIFY_RETURN_NOT_OK(avro::wire::ReadBytes(in).status());
+          }
+          continue;
+        }
+        if constexpr (std::is_same_v<V, int64_t>) {
+          LITHIFY_ASSIGN_OR_RETURN((*out)[key], Integer(p.item_value, in));
+        } else {
+          LITHIFY_ASSIGN_OR_RETURN(ByteView b, avro::wire::ReadBytes(in));
+          (*out)[key].assign(AsStringView(b));
+        }
+      }
+    }
+  }
+
+  template <typename T>
+  Status List(const FieldPlan& p, ByteView* in, std::vector<T>* out) const {
+    LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
+    if (!present) return Status::OK();
+    const avro::Node& array = s_->node(p.value);
+    size_t seen = 0;
+    for (;;) {
+      LITHIFY_ASSIGN_OR_RETURN(int64_t count, avro::wire::ReadBlockCount(array, in, seen));
+      if (count == 0) return Status::OK();
+      for (int64_t k = 0; k < count; ++k, ++seen) {
+        LITHIFY_ASSIGN_OR_RETURN(int64_t v, Integer(array.items, in));
+        out->push_back(static_cast<T>(v));
+      }
+    }
+  }
+
+  Status EntryField(const FieldPlan& p, ByteView* in, const SpecTypes& st, EntryFields* e,
+                    DataFileFields* f, DataFile* d) {
+    switch (p.op) {
+      case Op::kStatus: return Assign(OptInteger(p, in), &e->status);
+      case Op::kSnapshotId: return Assign(OptInteger(p, in), &e->snapshot_id);
+      case Op::kSequence: return Assign(OptInteger(p, in), &e->sequence);
+      case Op::kFileSequence: return Assign(OptInteger(p, in), &e->file_sequence);
+      case Op::kDataFile: {
+        LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
+        if (!present) return Status::OK();
+        e->has_file = true;
+        for (const FieldPlan& q : file_) {
+          Status status = FileField(q, in, st, f, d);
+          if (!status.ok()) return status.WithContextF("field '{}'", q.name);
+        }
+        return Status::OK();
+      }
+      default: return avro::wire::Skip(*s_, p.node, in, 1);
+    }
+  }
+
+  Status FileField(const FieldPlan& p, ByteView* in, const SpecTypes& st, DataFileFields* f, DataFile* d) {
+    switch (p.op) {
+      case Op::kContent: return Assign(OptInteger(p, in), &f->content);
+      case Op::kPath: return Assign(OptString(p, in), &f->path);
+      case Op::kFormat: return Assign(OptString(p, in), &f->format);
+      case Op::kPartition: {
+        LITHIFY_RETURN_NOT_OK(avro::Decode(*s_, p.node, in, &partition_));
+        LITHIFY_ASSIGN_OR_RETURN(d->partition,
+                                 ParsePartition(*s_, partition_.is_null() ? nullptr : &partition_, st));
+        return Status::OK();
+      }
+      case Op::kRecordCount: return Assign(OptInteger(p, in), &f->record_count);
+      case Op::kFileSize: return Assign(OptInteger(p, in), &f->file_size);
+      case Op::kColumnSizes: return IdMap(p, in, &d->column_sizes);
+      case Op::kValueCounts: return IdMap(p, in, &d->value_counts);
+      case Op::kNullCounts: return IdMap(p, in, &d->null_value_counts);
+      case Op::kNanCounts: return IdMap(p, in, &d->nan_value_counts);
+      case Op::kLowerBounds: return IdMap(p, in, &d->lower_bounds);
+      case Op::kUpperBounds: return IdMap(p, in, &d->upper_bounds);
+      case Op::kKeyMetadata: {
+        const avro::Node& n = s_->node(p.node);
+        if (n.kind == Kind::kNull) return Status::OK();
+        if (n.kind == Kind::kUnion) {
+          ByteView peek = *in;
+          LITHIFY_ASSIGN_OR_RETURN(int64_t b, avro::wire::ReadBranch(n, &peek));
+          if (s_->node(n.branches[b]).kind == Kind::kNull) {
+            *in = peek;
+            return Status::OK();
+          }
+        }
+        f->key_metadata = true;
+        return avro::wire::Skip(*s_, p.node, in, 2);
+      }
+      case Op::kSplitOffsets: return List(p, in, &d->split_offsets);
+      case Op::kEqualityIds: return List(p, in, &d->equality_ids);
+      case Op::kSortOrderId: return Assign(OptInteger(p, in), &f->sort_order_id);
+      case Op::kFirstRowId: return Assign(OptInteger(p, in), &d->first_row_id);
+      case Op::kReferencedDataFile: return Assign(OptString(p, in), &d->referenced_data_file);
+      case Op::kContentOffset: return Assign(OptInteger(p, in), &d->content_offset);
+      case Op::kContentSize: return Assign(OptInteger(p, in), &d->content_size_in_bytes);
+      default: return avro::wire::Skip(*s_, p.node, in, 2);
+    }
+  }
+
+  template <typename T>
+  static Status Assign(Result<T> r, T* out) {
+    if (!r.ok()) return r.status();
+    *out = std::move(*r);
+    return Status::OK();
+  }
+
+  const avro::Schema* s_;
+  StatsSelection stats_;
+  std::vector<FieldPlan> entry_, file_;
+  avro::Value partition_;  // reused between entries
+};
 
 }  // namespace
 
@@ -352,7 +718,8 @@ Result<std::vector<ManifestFile>> ReadManifests(io::FileSystem* fs, const TableM
 
 Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& snapshot,
                     const ManifestFile& mf, const LocationMap& map,
-                    const std::function<Status(ManifestEntry&&)>& sink, const StatsSelection& stats) {
+                    const std::function<Status(ManifestEntry&&)>& sink, const StatsSelection& stats,
+                    ManifestDecoding decoding) {
   auto reader_r = avro::ContainerReader::Open(fs, mf.path);
   if (!reader_r.ok()) return reader_r.status().WithContextF("manifest of snapshot {}", snapshot.snapshot_id);
   avro::ContainerReader& reader = **reader_r;
@@ -363,48 +730,49 @@ Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& 
   Result<SpecTypes> st = ManifestSpec(m, mf, reader);
   if (!st.ok()) return st.status().WithContext(path);
   const avro::Schema& s = reader.schema();
-  reader.SetProjection(EntryProjection(s, stats));
+  std::optional<EntryDecoder> direct;
+  if (decoding == ManifestDecoding::kDirect) direct = EntryDecoder::Compile(s, stats);
+  if (!direct) reader.SetProjection(EntryProjection(s, stats));
   avro::Value v;
   int64_t next_row_id = mf.first_row_id.value_or(0);
   for (int64_t index = 0;; ++index) {
-    LITHIFY_ASSIGN_OR_RETURN(bool more, reader.Next(&v));
-    if (!more) return Status::OK();
+    EntryFields ef;
+    DataFileFields ff;
+    DataFile file;
+    Result<bool> more = direct ? reader.NextWith([&](ByteView* in) { return direct->Decode(in, *st, &ef, &ff, &file); })
+                               : reader.Next(&v);
+    if (!more.ok()) return more.status();
+    if (!*more) return Status::OK();
     auto fail = [&](const Status& e) { return e.WithContextF("{}: entry {}", path, index); };
-    Rec r{s, v};
-    ManifestEntry e;
-    e.spec_id = mf.spec_id;
-    Result<int64_t> status = r.ReqInt(0, "status");
-    if (!status.ok()) return fail(status.status());
-    if (*status < 0 || *status > 2) return fail(Status::Corruption("entry status {}", *status));
-    e.status = static_cast<int32_t>(*status);
-    Result<std::optional<int64_t>> snap = r.Int(1, "snapshot_id");
-    Result<std::optional<int64_t>> seq = r.Int(3, "sequence_number");
-    Result<std::optional<int64_t>> fseq = r.Int(4, "file_sequence_number");
-    if (!snap.ok() || !seq.ok() || !fseq.ok()) {
-      return fail(!snap.ok() ? snap.status() : !seq.ok() ? seq.status() : fseq.status());
+    const avro::Value* file_value = nullptr;
+    if (!direct) {
+      Rec r{s, v};
+      Result<std::optional<int64_t>> status = r.Int(0, "status");
+      Result<std::optional<int64_t>> snap = r.Int(1, "snapshot_id");
+      Result<std::optional<int64_t>> seq = r.Int(3, "sequence_number");
+      Result<std::optional<int64_t>> fseq = r.Int(4, "file_sequence_number");
+      for (const auto* x : {&status, &snap, &seq, &fseq}) {
+        if (!x->ok()) return fail(x->status());
+      }
+      ef = {*status, *snap, *seq, *fseq, false};
+      file_value = r.Get(2, "data_file");
+      ef.has_file = file_value != nullptr;
     }
-    e.snapshot_id = snap->has_value() ? *snap : std::optional<int64_t>(mf.added_snapshot_id);
-    // Inheritance: a null sequence number takes the manifest's (which is 0 for v1).
-    e.sequence_number = seq->value_or(mf.sequence_number);
-    e.file_sequence_number = fseq->value_or(mf.sequence_number);
-    if (mf.sequence_number > 0 && e.sequence_number > mf.sequence_number) {
-      return fail(Status::Corruption("data sequence number {} is above its manifest's {}", e.sequence_number,
-                                     mf.sequence_number));
-    }
-    const avro::Value* file = r.Get(2, "data_file");
-    if (file == nullptr) return fail(Status::Corruption("missing field 'data_file'"));
-    Result<DataFile> d = ParseDataFile(s, *file, *st, map);
+    Result<ManifestEntry> e = FinishEntry(ef, mf);
+    if (!e.ok()) return fail(e.status());
+    Result<DataFile> d = direct ? FinishDataFile(std::move(ff), std::move(file), map)
+                                : ParseDataFile(s, *file_value, *st, map);
     if (!d.ok()) return fail(d.status());
-    e.file = std::move(*d);
-    if ((mf.content == 0) != (e.file.content == FileContent::kData)) {
-      return fail(Status::Corruption("a {} file in a {} manifest", FileContentName(e.file.content),
+    e->file = std::move(*d);
+    if ((mf.content == 0) != (e->file.content == FileContent::kData)) {
+      return fail(Status::Corruption("a {} file in a {} manifest", FileContentName(e->file.content),
                                      mf.content == 0 ? "data" : "delete"));
     }
-    if (e.file.content == FileContent::kData && mf.first_row_id && !e.file.first_row_id) {
-      e.file.first_row_id = next_row_id;
-      next_row_id += e.file.record_count;
+    if (e->file.content == FileContent::kData && mf.first_row_id && !e->file.first_row_id) {
+      e->file.first_row_id = next_row_id;
+      next_row_id += e->file.record_count;
     }
-    LITHIFY_RETURN_NOT_OK(sink(std::move(e)));
+    LITHIFY_RETURN_NOT_OK(sink(std::move(*e)));
   }
 }
 

@@ -103,11 +103,17 @@ struct StatsSelection {
   static StatsSelection Columns(std::vector<int32_t> ids) { return {false, std::move(ids)}; }
 };
 
+// How entries are decoded: straight from the bytes into ManifestEntry by a decoder compiled
+// from the writer schema (the default; writer schemas of shapes it does not know fall back
+// to the Value tree), or always through the generic Value tree (tests compare the two).
+enum class ManifestDecoding { kDirect, kValueTree };
+
 // Streams the entries of `manifest` to `sink` (a sink error stops the read and is
 // returned as is), with the statistics `stats` selects.
 Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& snapshot,
                     const ManifestFile& manifest, const LocationMap& map,
                     const std::function<Status(ManifestEntry&&)>& sink,
-                    const StatsSelection& stats = StatsSelection::All());
+                    const StatsSelection& stats = StatsSelection::All(),
+                    ManifestDecoding decoding = ManifestDecoding::kDirect);
 
 }  // namespace lithify::iceberg
