@@ -39,6 +39,16 @@ check 2 "delete without --where or --all" -- "$LITHIFY" delete "$T"
 check 0 "delete" -- "$LITHIFY" delete "$T" --where "id < 10"
 check 2 "optimize --where on a data column" -- "$LITHIFY" optimize "$T" --where "id = 1"
 check 0 "optimize --dry-run --json" -- "$LITHIFY" optimize "$T" --dry-run --json
+# The document is streamed (file lists written item by item): it must still be one valid
+# JSON document listing every file of the table in the decision log and each planned
+# file in its bin.
+node -e '
+  const d = JSON.parse(require("fs").readFileSync("/tmp/lithify_smoke.out", "utf8"));
+  const planned = d.plan.bins.reduce((n, b) => n + b.files.length, 0);
+  const inLog = d.decisionLog.files.filter(f => f.path).length;
+  if (inLog !== 8 || planned < 2 || planned > 8 || !d.plan.bins.every(b => b.files.every(f => f.path && f.size > 0))) {
+    console.error(`planned ${planned}, in log ${inLog}`); process.exit(1);
+  }' || { echo "FAIL: optimize --dry-run --json document"; fail=1; }
 check 0 "optimize" -- "$LITHIFY" optimize "$T" --json
 grep -q '"numFilesAdded"' /tmp/lithify_smoke.out || { echo "FAIL: optimize metrics"; fail=1; }
 check 2 "reorg without --purge" -- "$LITHIFY" reorg "$T"

@@ -191,7 +191,10 @@ std::string HumanText(const commands::OptimizeResult& r, const OptimizeFlags& f)
   return text;
 }
 
-nlohmann::ordered_json JsonOutput(const commands::OptimizeResult& r, const OptimizeFlags& f) {
+// The JSON document, the plan's and the decision log's file lists as placeholders
+// ("plan-files:<bin index>", "log-files") that WriteJson streams.
+nlohmann::ordered_json JsonOutput(const commands::OptimizeResult& r, const OptimizeFlags& f,
+                                  const JsonStreamer& streamer) {
   nlohmann::ordered_json j;
   j["table"] = f.table;
   j["operation"] = f.reorg ? "REORG" : "OPTIMIZE";
@@ -200,10 +203,10 @@ nlohmann::ordered_json JsonOutput(const commands::OptimizeResult& r, const Optim
   j["version"] = r.versions.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.versions.back());
   j["versions"] = r.versions;
   j["metrics"] = commands::OptimizeMetricsToJson(r.metrics);
-  j["plan"] = planner::PlanToJson(r.plan);
+  j["plan"] = planner::PlanToJson(r.plan, streamer.Placeholder("plan-files:"));
   // The full log lists every file: only when asked for (--explain, --dry-run).
   if (f.explain || f.dry_run) {
-    j["decisionLog"] = r.log.ToJson();
+    j["decisionLog"] = r.log.ToJson(streamer.Placeholder("log-files"));
   } else {
     j["decisionLog"] = nlohmann::ordered_json{{"summary", r.log.summary}};
   }
@@ -217,6 +220,24 @@ nlohmann::ordered_json JsonOutput(const commands::OptimizeResult& r, const Optim
                            {"peakBufferedBytes", r.clustering_sort.peak_buffered_bytes}};
   }
   return j;
+}
+
+// The --json document, streamed: a plan or log of a million files is written file by file.
+Status WriteJson(const commands::OptimizeResult& r, const OptimizeFlags& f) {
+  JsonStreamer out;
+  const nlohmann::ordered_json doc = JsonOutput(r, f, out);
+  return out.Write(doc, [&](std::string_view name) -> Status {
+    if (name == "log-files") {
+      for (size_t i = 0; i < r.log.files.size(); ++i) LITHIFY_RETURN_NOT_OK(out.Item(r.log.FileToJson(i)));
+      return Status::OK();
+    }
+    constexpr std::string_view kPlanFiles = "plan-files:";
+    if (name.substr(0, kPlanFiles.size()) != kPlanFiles) return Status::Internal("unknown JSON placeholder");
+    const size_t bin = std::stoul(std::string(name.substr(kPlanFiles.size())));
+    if (bin >= r.plan.bins.size()) return Status::Internal("JSON placeholder of no bin");
+    for (const planner::FileRef& file : r.plan.bins[bin].files) LITHIFY_RETURN_NOT_OK(out.Item(planner::FileRefToJson(file)));
+    return Status::OK();
+  });
 }
 
 Status RunOptimize(const OptimizeFlags& f, const Context& ctx) {
@@ -239,10 +260,8 @@ Status RunOptimize(const OptimizeFlags& f, const Context& ctx) {
     }
     return st;
   }
-  Status printed = ctx.json ? WriteStdout(JsonOutput(*r, f).dump(-1, ' ', false,
-                                                                  nlohmann::ordered_json::error_handler_t::replace) +
-                                          "\n")
-                            : WriteStdout(HumanText(*r, f));
+  Status printed = ctx.json ? WriteJson(*r, f) : WriteStdout(HumanText(*r, f));
+  if (printed.ok() && ctx.json) printed = WriteStdout("\n");
   if (printed.ok()) printed = FlushStdout();
   if (r->versions.empty()) return printed;
   return AfterCommit(fmt::format("{} of {}", VersionsText(r->versions), f.table), printed);

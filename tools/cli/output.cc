@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "lithify/base/macros.h"
+#include "lithify/base/uuid.h"
 #include "tools/cli/cli.h"
 
 namespace lithify::cli {
@@ -12,6 +14,48 @@ Status WriteStdout(std::string_view text) {
     return Status::IOError("writing to standard output failed");
   }
   return Status::OK();
+}
+
+JsonStreamer::JsonStreamer() : token_(NewUuid()) {}
+
+std::string JsonStreamer::Placeholder(std::string_view name) const {
+  return "\x01" + token_ + ":" + std::string(name);
+}
+
+Status JsonStreamer::Flush() {
+  Status st = WriteStdout(buffer_);
+  buffer_.clear();
+  return st;
+}
+
+Status JsonStreamer::Item(const nlohmann::json& item) {
+  if (!first_item_) buffer_ += ',';
+  first_item_ = false;
+  buffer_ += item.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return buffer_.size() >= (size_t{1} << 20) ? Flush() : Status::OK();
+}
+
+Status JsonStreamer::Write(const nlohmann::ordered_json& doc,
+                           const std::function<Status(std::string_view name)>& fill) {
+  const std::string text = doc.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  // A placeholder dumps as "\u0001<token>:<name>" (quotes included).
+  const std::string mark = "\"\\u0001" + token_ + ":";
+  size_t pos = 0;
+  for (;;) {
+    const size_t at = text.find(mark, pos);
+    if (at == std::string::npos) break;
+    const size_t name_begin = at + mark.size();
+    const size_t end = text.find('"', name_begin);
+    if (end == std::string::npos) return Status::Internal("unterminated JSON placeholder");
+    buffer_.append(text, pos, at - pos);
+    buffer_ += '[';
+    first_item_ = true;
+    LITHIFY_RETURN_NOT_OK(fill(std::string_view(text).substr(name_begin, end - name_begin)));
+    buffer_ += ']';
+    pos = end + 1;
+  }
+  buffer_.append(text, pos, std::string::npos);
+  return Flush();
 }
 
 Status FlushStdout() {

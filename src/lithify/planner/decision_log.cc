@@ -463,9 +463,17 @@ std::vector<std::string> DecisionLog::ToText(int max_files_per_partition) const 
   return out;
 }
 
-nlohmann::json DecisionLog::ToJson() const {
+nlohmann::json DecisionLog::FileToJson(size_t i) const { return FileJson(*this, files[i]); }
+
+nlohmann::json DecisionLog::ToJson() const { return ToJson({}); }
+
+nlohmann::json DecisionLog::ToJson(std::string_view files_placeholder) const {
   Json jfiles = Json::array();
-  for (const FileDecision& f : files) jfiles.push_back(FileJson(*this, f));
+  if (!files_placeholder.empty()) {
+    jfiles = std::string(files_placeholder);
+  } else {
+    for (const FileDecision& f : files) jfiles.push_back(FileJson(*this, f));
+  }
   Json jparts = Json::array();
   for (const PartitionDecision& p : partitions) {
     jparts.push_back(Json{{"partition", p.partition},

@@ -129,6 +129,10 @@ struct DecisionLog {
   std::vector<std::string> ToText(int max_files_per_partition) const;
   // Everything, machine-readable; every file carries its verdict and reason.
   nlohmann::json ToJson() const;
+  // For writers that stream a large log: ToJson with "files" replaced by the string
+  // `files_placeholder`, and file i's JSON (an item of "files").
+  nlohmann::json ToJson(std::string_view files_placeholder) const;
+  nlohmann::json FileToJson(size_t i) const;
 
   // Recomputes `summary` from the recorded facts: counts, then -- when no bin is kept --
   // the structural cause (per mode). Called by the planner; idempotent.

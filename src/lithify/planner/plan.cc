@@ -221,11 +221,20 @@ int64_t Plan::total_input_bytes() const {
   return n;
 }
 
-nlohmann::json PlanToJson(const Plan& plan) {
+nlohmann::json FileRefToJson(const FileRef& f) { return FileToJson(f); }
+
+nlohmann::json PlanToJson(const Plan& plan) { return PlanToJson(plan, {}); }
+
+nlohmann::json PlanToJson(const Plan& plan, std::string_view files_placeholder) {
   Json bins = Json::array();
-  for (const Bin& b : plan.bins) {
+  for (size_t i = 0; i < plan.bins.size(); ++i) {
+    const Bin& b = plan.bins[i];
     Json files = Json::array();
-    for (const FileRef& f : b.files) files.push_back(FileToJson(f));
+    if (!files_placeholder.empty()) {
+      files = std::string(files_placeholder) + std::to_string(i);
+    } else {
+      for (const FileRef& f : b.files) files.push_back(FileToJson(f));
+    }
     bins.push_back(Json{{"id", b.id},
                         {"partition_values", PartitionToJson(b.partition_values)},
                         {"files", std::move(files)},

@@ -134,6 +134,10 @@ struct Plan {
 // Integers are exact (int64). The clustering members and "output_files" may be absent on
 // input (plans written before they existed): defaults as above.
 nlohmann::json PlanToJson(const Plan& plan);
+// For writers that stream a large plan: PlanToJson with every bin's "files" replaced by the
+// string `files_placeholder` + the bin's index, and one file's JSON (an item of "files").
+nlohmann::json PlanToJson(const Plan& plan, std::string_view files_placeholder);
+nlohmann::json FileRefToJson(const FileRef& f);
 // Inverse of PlanToJson. InvalidArgument naming the field for a missing or mistyped
 // member, an unknown mode, a bin id that is not its index, or a batch naming a bin that
 // does not exist. Never throws.
