@@ -463,6 +463,9 @@ class EntryDecoder {
       const int i = r.FieldIndex(o.id, o.name);
       if (i < 0) continue;
       FieldPlan& p = (*out)[i];
+      // Two of Iceberg's fields resolving to one writer field (ids and names that collide):
+      // the Value path reads that field for both; leave such schemas to it.
+      if (p.op != Op::kSkip) return false;
       p.op = o.op;
       if (!Shaped(o.shape, &p)) return false;
     }
