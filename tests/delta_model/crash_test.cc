@@ -291,6 +291,14 @@ void CrashAtEveryStep(const Case& c) {
       io::FaultInjectingFileSystem faulty(base.get());
       faulty.CrashAfter(k, lands);
       Status st = c.op(&faulty);
+      if (st.ok() && faulty.total_calls() <= k) {
+        // This run needed fewer IO steps than the first one, so the crash point was never
+        // reached: file names are random, and the Parquet writer's page layout (each page
+        // an append) depends on the bytes (whether a dictionary pays is decided by
+        // compressing a slice both ways). A completed run must be the operation's result.
+        EXPECT_EQ(Observe(base.get()).rows, after.rows);
+        continue;
+      }
       EXPECT_FALSE(st.ok()) << "the operation reported success although it crashed";
       ++crashes;
       TableState now = Observe(base.get());
