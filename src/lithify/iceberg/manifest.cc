@@ -547,10 +547,10 @@ class EntryDecoder {
     return std::optional<std::string>(std::string(AsStringView(b)));
   }
 
-  template <typename V>
-  Status IdMap(const FieldPlan& p, ByteView* in, std::map<int32_t, V>* out) const {
-    // A map not selected is stepped over here rather than by wire::Skip: the same checks
-    // (key range, value varint or length), without the generic walk per item.
+  // Calls item(in) for every item of the optional array field `p` (blocks and counts
+  // checked as Decode checks them).
+  template <typename F>
+  Status ForEachItem(const FieldPlan& p, ByteView* in, F&& item) const {
     LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
     if (!present) return Status::OK();
     const avro::Node& array = s_->node(p.value);
@@ -558,40 +558,37 @@ class EntryDecoder {
     for (;;) {
       LITHIFY_ASSIGN_OR_RETURN(int64_t count, avro::wire::ReadBlockCount(array, in, seen));
       if (count == 0) return Status::OK();
-      for (int64_t k = 0; k < count; ++k, ++seen) {
-        LITHIFY_ASSIGN_OR_RETURN(int32_t key, avro::wire::ReadInt(in));
-        if (p.skip || (p.filter && !std::binary_search(stats_.field_ids.begin(), stats_.field_ids.end(), key))) {
-          if constexpr (std::is_same_v<V, int64_t>) {
-            LITHIFY_RETURN_NOT_OK(Integer(p.item_value, in).status());
-          } else {
-            LITHIFY_RETURN_NOT_OK(avro::wire::ReadBytes(in).status());
-          }
-          continue;
-        }
-        if constexpr (std::is_same_v<V, int64_t>) {
-          LITHIFY_ASSIGN_OR_RETURN((*out)[key], Integer(p.item_value, in));
-        } else {
-          LITHIFY_ASSIGN_OR_RETURN(ByteView b, avro::wire::ReadBytes(in));
-          (*out)[key].assign(AsStringView(b));
-        }
-      }
+      for (int64_t k = 0; k < count; ++k, ++seen) LITHIFY_RETURN_NOT_OK(item(in));
     }
+  }
+
+  // A map not selected is stepped over here rather than by wire::Skip: the same checks
+  // (key range, value varint or length), without the generic walk per item.
+  template <typename V>
+  Status IdMap(const FieldPlan& p, ByteView* in, std::map<int32_t, V>* out) const {
+    return ForEachItem(p, in, [&](ByteView* at) -> Status {
+      LITHIFY_ASSIGN_OR_RETURN(int32_t key, avro::wire::ReadInt(at));
+      const bool keep =
+          !p.skip && (!p.filter || std::binary_search(stats_.field_ids.begin(), stats_.field_ids.end(), key));
+      if constexpr (std::is_same_v<V, int64_t>) {
+        LITHIFY_ASSIGN_OR_RETURN(int64_t v, Integer(p.item_value, at));
+        if (keep) (*out)[key] = v;
+      } else {
+        LITHIFY_ASSIGN_OR_RETURN(ByteView b, avro::wire::ReadBytes(at));
+        if (keep) (*out)[key].assign(AsStringView(b));
+      }
+      return Status::OK();
+    });
   }
 
   template <typename T>
   Status List(const FieldPlan& p, ByteView* in, std::vector<T>* out) const {
-    LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
-    if (!present) return Status::OK();
-    const avro::Node& array = s_->node(p.value);
-    size_t seen = 0;
-    for (;;) {
-      LITHIFY_ASSIGN_OR_RETURN(int64_t count, avro::wire::ReadBlockCount(array, in, seen));
-      if (count == 0) return Status::OK();
-      for (int64_t k = 0; k < count; ++k, ++seen) {
-        LITHIFY_ASSIGN_OR_RETURN(int64_t v, Integer(array.items, in));
-        out->push_back(static_cast<T>(v));
-      }
-    }
+    const int items = s_->node(p.value).items;
+    return ForEachItem(p, in, [&](ByteView* at) -> Status {
+      LITHIFY_ASSIGN_OR_RETURN(int64_t v, Integer(items, at));
+      out->push_back(static_cast<T>(v));
+      return Status::OK();
+    });
   }
 
   Status EntryField(const FieldPlan& p, ByteView* in, const SpecTypes& st, EntryFields* e,
