@@ -5,10 +5,12 @@
 //  [--spill-dir DIR]`
 // and `lithify reorg TABLE --purge [--where PRED] [...]`: flags -> commands::Optimize;
 // renders the result (a one-line summary, the decision log with --explain, or JSON).
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -233,8 +235,12 @@ Status WriteJson(const commands::OptimizeResult& r, const OptimizeFlags& f) {
     }
     constexpr std::string_view kPlanFiles = "plan-files:";
     if (name.substr(0, kPlanFiles.size()) != kPlanFiles) return Status::Internal("unknown JSON placeholder");
-    const size_t bin = std::stoul(std::string(name.substr(kPlanFiles.size())));
-    if (bin >= r.plan.bins.size()) return Status::Internal("JSON placeholder of no bin");
+    const std::string_view index = name.substr(kPlanFiles.size());
+    size_t bin = 0;
+    const auto [end, ec] = std::from_chars(index.data(), index.data() + index.size(), bin);
+    if (ec != std::errc() || end != index.data() + index.size() || bin >= r.plan.bins.size()) {
+      return Status::Internal("JSON placeholder of no bin");
+    }
     for (const planner::FileRef& file : r.plan.bins[bin].files) LITHIFY_RETURN_NOT_OK(out.Item(planner::FileRefToJson(file)));
     return Status::OK();
   });

@@ -330,6 +330,17 @@ std::optional<avro::Projection> EntryProjection(const avro::Schema& s, const Sta
   return p;
 }
 
+// The Value path's EntryFields, and the entry's data_file (null when absent).
+Status ParseEntryFields(const Rec& r, EntryFields* f, const avro::Value** file) {
+  LITHIFY_ASSIGN_OR_RETURN(f->status, r.Int(0, "status"));
+  LITHIFY_ASSIGN_OR_RETURN(f->snapshot_id, r.Int(1, "snapshot_id"));
+  LITHIFY_ASSIGN_OR_RETURN(f->sequence, r.Int(3, "sequence_number"));
+  LITHIFY_ASSIGN_OR_RETURN(f->file_sequence, r.Int(4, "file_sequence_number"));
+  *file = r.Get(2, "data_file");
+  f->has_file = *file != nullptr;
+  return Status::OK();
+}
+
 // An entry's status, snapshot and sequence numbers after inheritance, checked; its file is
 // added by the caller. Fails when data_file is missing.
 Result<ManifestEntry> FinishEntry(const EntryFields& f, const ManifestFile& mf) {
@@ -436,19 +447,25 @@ class EntryDecoder {
     return d;
   }
 
-  // Decodes one entry. `fields` and `file_fields` receive what FinishEntry and
-  // FinishDataFile check; `*has_file` whether data_file was present.
+  // Decodes one entry: `e` and `f` receive what FinishEntry and FinishDataFile check,
+  // `d` the data file's other fields.
   Status Decode(ByteView* in, const SpecTypes& st, EntryFields* e, DataFileFields* f, DataFile* d) {
-    for (const FieldPlan& p : entry_) {
-      Status status = EntryField(p, in, st, e, f, d);
-      if (!status.ok()) return status.WithContextF("field '{}'", p.name);
-    }
-    return Status::OK();
+    return EachField(entry_, [&](const FieldPlan& p) { return EntryField(p, in, st, e, f, d); });
   }
 
  private:
   EntryDecoder(const avro::Schema& s, const StatsSelection& stats) : s_(&s), stats_(stats) {
     std::sort(stats_.field_ids.begin(), stats_.field_ids.end());
+  }
+
+  // Calls field(p) for every plan of a record, in writer order; an error names the field.
+  template <typename F>
+  static Status EachField(const std::vector<FieldPlan>& plans, F&& field) {
+    for (const FieldPlan& p : plans) {
+      Status status = field(p);
+      if (!status.ok()) return status.WithContextF("field '{}'", p.name);
+    }
+    return Status::OK();
   }
 
   template <size_t N>
@@ -602,11 +619,7 @@ class EntryDecoder {
         LITHIFY_ASSIGN_OR_RETURN(bool present, Present(p, in));
         if (!present) return Status::OK();
         e->has_file = true;
-        for (const FieldPlan& q : file_) {
-          Status status = FileField(q, in, st, f, d);
-          if (!status.ok()) return status.WithContextF("field '{}'", q.name);
-        }
-        return Status::OK();
+        return EachField(file_, [&](const FieldPlan& q) { return FileField(q, in, st, f, d); });
       }
       default: return avro::wire::Skip(*s_, p.node, in, 1);
     }
@@ -746,17 +759,8 @@ Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& 
     auto fail = [&](const Status& e) { return e.WithContextF("{}: entry {}", path, index); };
     const avro::Value* file_value = nullptr;
     if (!direct) {
-      Rec r{s, v};
-      Result<std::optional<int64_t>> status = r.Int(0, "status");
-      Result<std::optional<int64_t>> snap = r.Int(1, "snapshot_id");
-      Result<std::optional<int64_t>> seq = r.Int(3, "sequence_number");
-      Result<std::optional<int64_t>> fseq = r.Int(4, "file_sequence_number");
-      for (const auto* x : {&status, &snap, &seq, &fseq}) {
-        if (!x->ok()) return fail(x->status());
-      }
-      ef = {*status, *snap, *seq, *fseq, false};
-      file_value = r.Get(2, "data_file");
-      ef.has_file = file_value != nullptr;
+      Status read = ParseEntryFields(Rec{s, v}, &ef, &file_value);
+      if (!read.ok()) return fail(read);
     }
     Result<ManifestEntry> e = FinishEntry(ef, mf);
     if (!e.ok()) return fail(e.status());

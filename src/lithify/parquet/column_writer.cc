@@ -111,7 +111,7 @@ int64_t ColumnChunkWriter::PageEstimate() const {
 
 int64_t ColumnChunkWriter::PageLimit() const {
   if (dict_mode_ || value_width_ != 0 || type_ == PhysicalType::kBoolean) return options_.page_size_bytes;
-  return std::max(options_.page_size_bytes, options_.byte_array_page_size_bytes);
+  return options_.PlainByteArrayPageSize();
 }
 
 int64_t ColumnChunkWriter::EstimatedSize() const {
@@ -163,17 +163,11 @@ Status ColumnChunkWriter::Write(const ColumnData& col, int64_t level_begin, int6
       // page used it yet, the open page turns PLAIN and keeps filling (to the larger PLAIN
       // string page size) instead of being cut with a dictionary nothing else will use.
       // (Bounded: the PLAIN page is at most twice the larger page size.)
-      const int64_t max_plain =
-          2 * std::max(options_.page_size_bytes, options_.byte_array_page_size_bytes);
-      if (dict_data_pages_ == 0 && page_plain_bytes_ <= max_plain) {
+      if (dict_data_pages_ == 0 && page_plain_bytes_ <= 2 * options_.PlainByteArrayPageSize()) {
         FallBackToPlain();
       } else {
         LITHIFY_RETURN_NOT_OK(FlushPage());
-        dict_mode_ = false;
-        slots_.clear();
-        slots_.shrink_to_fit();
-        entry_hash_.clear();
-        entry_hash_.shrink_to_fit();
+        EndDictionaryMode();
       }
       if (stream_ != nullptr) LITHIFY_RETURN_NOT_OK(DrainToStream());
     }
@@ -334,7 +328,7 @@ Status ColumnChunkWriter::WritePage(PageType type, ByteView body, Encoding encod
   return Status::OK();
 }
 
-bool ColumnChunkWriter::DictionaryPaysOff() {
+bool ColumnChunkWriter::DictionaryPaysOff() const {
   // Decided once per chunk, on its first page. Clear cases by size alone (parquet-mr's
   // test with a margin): indices + dictionary at least 90% of PLAIN means nearly unique
   // values, PLAIN from the start (as DuckDB writes them); at most a quarter means many
@@ -350,7 +344,7 @@ bool ColumnChunkWriter::DictionaryPaysOff() {
   return DictionaryWinsCompressed();
 }
 
-bool ColumnChunkWriter::DictionaryWinsCompressed() {
+bool ColumnChunkWriter::DictionaryWinsCompressed() const {
   // The slice: the first values up to ~256 KiB PLAIN. Entries are numbered in order of
   // first appearance, so the slice uses exactly entries [0, m), m = 1 + its largest index.
   constexpr int64_t kSliceBytes = 256 << 10;
@@ -395,9 +389,13 @@ void ColumnChunkWriter::FallBackToPlain() {
   const uint8_t* dict = dict_plain_.data();
   for (uint32_t index : indices_) plain_values_.Append(dict + entry_pos_[index], EntrySize(index));
   indices_.clear();
-  dict_mode_ = false;
   dict_plain_.Clear();
   entry_pos_.clear();
+  EndDictionaryMode();
+}
+
+void ColumnChunkWriter::EndDictionaryMode() {
+  dict_mode_ = false;
   slots_.clear();
   slots_.shrink_to_fit();
   entry_hash_.clear();
@@ -409,11 +407,12 @@ Status ColumnChunkWriter::FlushPage() {
   page_body_.Clear();
   if (max_rep_ > 0) AppendLevels(&rep_encoder_, &page_body_);
   if (max_def_ > 0) AppendLevels(&def_encoder_, &page_body_);
-  // A page with no values while the dictionary is still empty is written PLAIN so that
-  // an all-null chunk needs no (empty) dictionary page.
+  // The chunk's first dictionary page decides whether the dictionary is worth it.
   if (dict_mode_ && !entry_pos_.empty() && dict_data_pages_ == 0 && !DictionaryPaysOff()) {
     FallBackToPlain();
   }
+  // A page with no values while the dictionary is still empty is written PLAIN so that
+  // an all-null chunk needs no (empty) dictionary page.
   bool use_dict = dict_mode_ && !entry_pos_.empty();
   Encoding encoding = Encoding::kPlain;
   if (use_dict) {

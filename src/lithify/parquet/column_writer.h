@@ -111,12 +111,15 @@ class ColumnChunkWriter {
   int64_t PageLimit() const;
   // First dictionary page of the chunk: whether indices + dictionary beat PLAIN (by size,
   // or when that is not clear, compressed: DictionaryWinsCompressed).
-  bool DictionaryPaysOff();
-  bool DictionaryWinsCompressed();
+  bool DictionaryPaysOff() const;
+  bool DictionaryWinsCompressed() const;
   // Bytes of dictionary entry `index` in dict_plain_ (PLAIN form).
   size_t EntrySize(uint32_t index) const;
   // Drops the dictionary (no page used it yet) and re-encodes the open page PLAIN.
   void FallBackToPlain();
+  // The rest of the chunk is PLAIN: the hash table is freed (the dictionary bytes stay
+  // for the pages that use them).
+  void EndDictionaryMode();
   Status FlushPage();
   Status WritePage(PageType type, ByteView body, Encoding encoding, int32_t num_values,
                    Buffer* sink);

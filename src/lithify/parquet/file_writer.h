@@ -33,6 +33,7 @@
 // outside the chunk). Memory: one copy block (8 MiB) plus one page header.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,11 +52,13 @@ struct WriterOptions {
   int compression_level = 0;                       // 0 = codec default
   int64_t row_group_size_bytes = 128ll << 20;      // target encoded size of a row group
   int64_t page_size_bytes = 1ll << 20;             // target uncompressed data page size
-  // Target for PLAIN BYTE_ARRAY pages (0 = page_size_bytes). Larger because text
+  // Target for PLAIN BYTE_ARRAY pages (never below page_size_bytes: see
+  // PlainByteArrayPageSize). Larger because text
   // compresses better in larger inputs (zstd -3 of 3 MB of TPC-H comments: +35% in 1 MiB
   // pieces) and PLAIN string pages are where the bytes are; at most one open page per
   // column is buffered, so the bound is this times the columns written at once.
   int64_t byte_array_page_size_bytes = 4ll << 20;
+  int64_t PlainByteArrayPageSize() const { return std::max(page_size_bytes, byte_array_page_size_bytes); }
   bool enable_dictionary = true;
   int64_t dictionary_page_size_limit = 1ll << 20;  // fall back to PLAIN past this
   // Binary/string statistics longer than this are truncated (and flagged inexact).

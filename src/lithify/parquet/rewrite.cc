@@ -335,9 +335,7 @@ class Rewriter {
     // Tiny pages of another writer would stay tiny (worse compression, more headers);
     // re-encoding merges them into pages of the output's size.
     const bool byte_array = writer_->schema().leaf(c).physical_type == PhysicalType::kByteArray;
-    const int64_t target = byte_array ? std::max(options_.writer.page_size_bytes,
-                                                 options_.writer.byte_array_page_size_bytes)
-                                      : options_.writer.page_size_bytes;
+    const int64_t target = byte_array ? options_.writer.PlainByteArrayPageSize() : options_.writer.page_size_bytes;
     if (h.uncompressed_page_size < target / kMinCopyPageFraction) return false;
     if (h.type == PageType::kDataPage && h.data_page_header) {
       const DataPageHeader& d = *h.data_page_header;

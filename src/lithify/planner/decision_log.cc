@@ -465,8 +465,6 @@ std::vector<std::string> DecisionLog::ToText(int max_files_per_partition) const 
 
 nlohmann::json DecisionLog::FileToJson(size_t i) const { return FileJson(*this, files[i]); }
 
-nlohmann::json DecisionLog::ToJson() const { return ToJson({}); }
-
 nlohmann::json DecisionLog::ToJson(std::string_view files_placeholder) const {
   Json jfiles = Json::array();
   if (!files_placeholder.empty()) {

@@ -127,11 +127,10 @@ struct DecisionLog {
   // Human-readable report: rules, summary, then per partition its bins and at most
   // `max_files_per_partition` files (a "... N more" line for the rest; < 0 = all).
   std::vector<std::string> ToText(int max_files_per_partition) const;
-  // Everything, machine-readable; every file carries its verdict and reason.
-  nlohmann::json ToJson() const;
-  // For writers that stream a large log: ToJson with "files" replaced by the string
-  // `files_placeholder`, and file i's JSON (an item of "files").
-  nlohmann::json ToJson(std::string_view files_placeholder) const;
+  // Everything, machine-readable; every file carries its verdict and reason. For writers
+  // that stream a large log, a non-empty `files_placeholder` replaces "files" by that
+  // string; FileToJson(i) gives item i of "files".
+  nlohmann::json ToJson(std::string_view files_placeholder = {}) const;
   nlohmann::json FileToJson(size_t i) const;
 
   // Recomputes `summary` from the recorded facts: counts, then -- when no bin is kept --

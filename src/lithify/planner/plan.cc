@@ -223,8 +223,6 @@ int64_t Plan::total_input_bytes() const {
 
 nlohmann::json FileRefToJson(const FileRef& f) { return FileToJson(f); }
 
-nlohmann::json PlanToJson(const Plan& plan) { return PlanToJson(plan, {}); }
-
 nlohmann::json PlanToJson(const Plan& plan, std::string_view files_placeholder) {
   Json bins = Json::array();
   for (size_t i = 0; i < plan.bins.size(); ++i) {

@@ -133,10 +133,10 @@ struct Plan {
 // "target_cube_size":..., "full":false, "clustering":{"input_zcube_files":...,...}, ...}.
 // Integers are exact (int64). The clustering members and "output_files" may be absent on
 // input (plans written before they existed): defaults as above.
-nlohmann::json PlanToJson(const Plan& plan);
-// For writers that stream a large plan: PlanToJson with every bin's "files" replaced by the
-// string `files_placeholder` + the bin's index, and one file's JSON (an item of "files").
-nlohmann::json PlanToJson(const Plan& plan, std::string_view files_placeholder);
+// For writers that stream a large plan, a non-empty `files_placeholder` replaces every
+// bin's "files" by the string `files_placeholder` + the bin's index; FileRefToJson gives
+// one item of "files".
+nlohmann::json PlanToJson(const Plan& plan, std::string_view files_placeholder = {});
 nlohmann::json FileRefToJson(const FileRef& f);
 // Inverse of PlanToJson. InvalidArgument naming the field for a missing or mistyped
 // member, an unknown mode, a bin id that is not its index, or a batch naming a bin that
