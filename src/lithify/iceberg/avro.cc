@@ -23,6 +23,18 @@ Status Truncated(std::string_view what) { return Status::Corruption("truncated {
 
 Result<int64_t> ReadVarLong(ByteView* in) {
   uint64_t u = 0;
+  if (in->size() >= 10) {
+    // Room for the longest varint: no end check per byte (the common case, inside a block).
+    const uint8_t* p = in->data();
+    for (int i = 0; i < 10; ++i) {
+      u |= static_cast<uint64_t>(p[i] & 0x7F) << (7 * i);
+      if ((p[i] & 0x80) == 0) {
+        *in = in->subspan(static_cast<size_t>(i) + 1);
+        return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+      }
+    }
+    return Status::Corruption("varint longer than 10 bytes");
+  }
   for (int shift = 0; shift < 70; shift += 7) {
     if (in->empty()) return Truncated("varint");
     const uint8_t b = (*in)[0];
@@ -566,18 +578,11 @@ Result<Buffer> Unsnappy(ByteView in, const std::string& what) {
 }  // namespace
 
 namespace wire {
-Result<int64_t> ReadLong(ByteView* in) { return ReadVarLong(in); }
-Result<int32_t> ReadInt(ByteView* in) { return ReadVarInt(in); }
+Result<int64_t> ReadLongSlow(ByteView* in) { return ReadVarLong(in); }
+Result<int32_t> ReadIntSlow(ByteView* in) { return ReadVarInt(in); }
 Result<ByteView> ReadBytes(ByteView* in) {
   LITHIFY_ASSIGN_OR_RETURN(int64_t len, ReadVarLong(in));
   return TakeBytes(in, len);
-}
-Result<int64_t> ReadBranch(const Node& n, ByteView* in) {
-  LITHIFY_ASSIGN_OR_RETURN(int64_t branch, ReadVarLong(in));
-  if (branch < 0 || static_cast<size_t>(branch) >= n.branches.size()) {
-    return Status::Corruption("union branch {} of {}", branch, n.branches.size());
-  }
-  return branch;
 }
 Result<int64_t> ReadBlockCount(const Node& n, ByteView* in, size_t seen) { return BlockCount(n, in, seen); }
 Status Skip(const Schema& schema, int node, ByteView* in, int depth) { return SkipAt(schema, node, in, depth); }

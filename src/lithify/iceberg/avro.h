@@ -137,12 +137,37 @@ Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Pr
 // entry decoder, which fills Iceberg's structs without a Value tree), with the checks
 // Decode makes: truncation, varint length, int range, lengths against the bytes left.
 namespace wire {
-Result<int64_t> ReadLong(ByteView* in);
-Result<int32_t> ReadInt(ByteView* in);
+// Varints of more than one byte (and every error): ReadLong's and ReadInt's out-of-line half.
+Result<int64_t> ReadLongSlow(ByteView* in);
+Result<int32_t> ReadIntSlow(ByteView* in);
+// One-byte varints (|value| < 64: field ids, map keys, small counts, union branches) are
+// most of a manifest's integers, so they are decoded inline.
+inline Result<int64_t> ReadLong(ByteView* in) {
+  if (!in->empty() && ((*in)[0] & 0x80) == 0) {
+    const uint64_t u = (*in)[0];
+    *in = in->subspan(1);
+    return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+  }
+  return ReadLongSlow(in);
+}
+inline Result<int32_t> ReadInt(ByteView* in) {
+  if (!in->empty() && ((*in)[0] & 0x80) == 0) {
+    const uint32_t u = (*in)[0];
+    *in = in->subspan(1);
+    return static_cast<int32_t>((u >> 1) ^ (~(u & 1) + 1));
+  }
+  return ReadIntSlow(in);
+}
 // A length-prefixed bytes/string datum.
 Result<ByteView> ReadBytes(ByteView* in);
 // The branch of union node `n` (checked against its branch count).
-Result<int64_t> ReadBranch(const Node& n, ByteView* in);
+inline Result<int64_t> ReadBranch(const Node& n, ByteView* in) {
+  LITHIFY_ASSIGN_OR_RETURN(int64_t branch, ReadLong(in));
+  if (branch < 0 || static_cast<size_t>(branch) >= n.branches.size()) {
+    return Status::Corruption("union branch {} of {}", branch, n.branches.size());
+  }
+  return branch;
+}
 // The next block count of array or map node `n` (0 ends it; negative counts' byte sizes are
 // checked and dropped); `seen` = items read so far, for the total-count bound.
 Result<int64_t> ReadBlockCount(const Node& n, ByteView* in, size_t seen);

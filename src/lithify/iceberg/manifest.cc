@@ -216,8 +216,11 @@ Result<std::vector<table::Value>> ParsePartition(const avro::Schema& s, const av
   return out;
 }
 
+// ASCII only (format names are ASCII; as toupper in the C locale, without its call per char).
 std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : s) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
   return s;
 }
 
@@ -234,8 +237,10 @@ struct EntryFields {
   bool has_file = false;
 };
 
-// Checks `f` and completes `d` with it (both decoders end here).
-Result<DataFile> FinishDataFile(DataFileFields f, DataFile d, const LocationMap& map) {
+// Checks `f` and completes `*d` with it, in place (both decoders end here; a DataFile is
+// large, and planning finishes one per entry).
+Status FinishDataFile(DataFileFields f, DataFile* out, const LocationMap& map) {
+  DataFile& d = *out;
   const int64_t c = f.content.value_or(0);
   if (c < 0 || c > 2) return Status::Corruption("data file content {}", c);
   d.content = static_cast<FileContent>(c);
@@ -254,13 +259,14 @@ Result<DataFile> FinishDataFile(DataFileFields f, DataFile d, const LocationMap&
   if (d.content == FileContent::kEqualityDeletes && d.equality_ids.empty()) {
     return Status::Corruption("equality delete file '{}' without equality_ids", d.recorded_path);
   }
-  return d;
+  return Status::OK();
 }
 
-Result<DataFile> ParseDataFile(const avro::Schema& s, const avro::Value& v, const SpecTypes& st,
-                               const LocationMap& map) {
+// The Value path's data file, into `*out` (a fresh DataFile).
+Status ParseDataFile(const avro::Schema& s, const avro::Value& v, const SpecTypes& st, const LocationMap& map,
+                     DataFile* out) {
   Rec r{s, v};
-  DataFile d;
+  DataFile& d = *out;
   DataFileFields f;
   LITHIFY_ASSIGN_OR_RETURN(f.content, r.Int(134, "content"));
   LITHIFY_ASSIGN_OR_RETURN(f.path, r.Bytes(100, "file_path"));
@@ -282,7 +288,7 @@ Result<DataFile> ParseDataFile(const avro::Schema& s, const avro::Value& v, cons
   LITHIFY_ASSIGN_OR_RETURN(d.referenced_data_file, r.Bytes(143, "referenced_data_file"));
   LITHIFY_ASSIGN_OR_RETURN(d.content_offset, r.Int(144, "content_offset"));
   LITHIFY_ASSIGN_OR_RETURN(d.content_size_in_bytes, r.Int(145, "content_size_in_bytes"));
-  return FinishDataFile(std::move(f), std::move(d), map);
+  return FinishDataFile(std::move(f), out, map);
 }
 
 // The record node a field's schema node holds (through a [null, record] union), or -1.
@@ -341,10 +347,10 @@ Status ParseEntryFields(const Rec& r, EntryFields* f, const avro::Value** file) 
   return Status::OK();
 }
 
-// An entry's status, snapshot and sequence numbers after inheritance, checked; its file is
-// added by the caller. Fails when data_file is missing.
-Result<ManifestEntry> FinishEntry(const EntryFields& f, const ManifestFile& mf) {
-  ManifestEntry e;
+// Sets `*out`'s status, snapshot and sequence numbers after inheritance, checked; its file
+// is finished by the caller. Fails when data_file is missing.
+Status FinishEntry(const EntryFields& f, const ManifestFile& mf, ManifestEntry* out) {
+  ManifestEntry& e = *out;
   e.spec_id = mf.spec_id;
   if (!f.status) return Status::Corruption("missing field 'status'");
   if (*f.status < 0 || *f.status > 2) return Status::Corruption("entry status {}", *f.status);
@@ -358,7 +364,7 @@ Result<ManifestEntry> FinishEntry(const EntryFields& f, const ManifestFile& mf) 
                               mf.sequence_number);
   }
   if (!f.has_file) return Status::Corruption("missing field 'data_file'");
-  return e;
+  return Status::OK();
 }
 
 // ---- the direct entry decoder ----
@@ -751,9 +757,10 @@ Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& 
   for (int64_t index = 0;; ++index) {
     EntryFields ef;
     DataFileFields ff;
-    DataFile file;
-    Result<bool> more = direct ? reader.NextWith([&](ByteView* in) { return direct->Decode(in, *st, &ef, &ff, &file); })
-                               : reader.Next(&v);
+    ManifestEntry e;  // filled in place (the direct decoder writes e.file's other fields)
+    Result<bool> more =
+        direct ? reader.NextWith([&](ByteView* in) { return direct->Decode(in, *st, &ef, &ff, &e.file); })
+               : reader.Next(&v);
     if (!more.ok()) return more.status();
     if (!*more) return Status::OK();
     auto fail = [&](const Status& e) { return e.WithContextF("{}: entry {}", path, index); };
@@ -762,21 +769,20 @@ Status ReadManifest(io::FileSystem* fs, const TableMetadata& m, const Snapshot& 
       Status read = ParseEntryFields(Rec{s, v}, &ef, &file_value);
       if (!read.ok()) return fail(read);
     }
-    Result<ManifestEntry> e = FinishEntry(ef, mf);
-    if (!e.ok()) return fail(e.status());
-    Result<DataFile> d = direct ? FinishDataFile(std::move(ff), std::move(file), map)
-                                : ParseDataFile(s, *file_value, *st, map);
-    if (!d.ok()) return fail(d.status());
-    e->file = std::move(*d);
-    if ((mf.content == 0) != (e->file.content == FileContent::kData)) {
-      return fail(Status::Corruption("a {} file in a {} manifest", FileContentName(e->file.content),
+    Status finished = FinishEntry(ef, mf, &e);
+    if (finished.ok()) {
+      finished = direct ? FinishDataFile(std::move(ff), &e.file, map) : ParseDataFile(s, *file_value, *st, map, &e.file);
+    }
+    if (!finished.ok()) return fail(finished);
+    if ((mf.content == 0) != (e.file.content == FileContent::kData)) {
+      return fail(Status::Corruption("a {} file in a {} manifest", FileContentName(e.file.content),
                                      mf.content == 0 ? "data" : "delete"));
     }
-    if (e->file.content == FileContent::kData && mf.first_row_id && !e->file.first_row_id) {
-      e->file.first_row_id = next_row_id;
-      next_row_id += e->file.record_count;
+    if (e.file.content == FileContent::kData && mf.first_row_id && !e.file.first_row_id) {
+      e.file.first_row_id = next_row_id;
+      next_row_id += e.file.record_count;
     }
-    LITHIFY_RETURN_NOT_OK(sink(std::move(*e)));
+    LITHIFY_RETURN_NOT_OK(sink(std::move(e)));
   }
 }
 

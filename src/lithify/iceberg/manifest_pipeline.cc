@@ -44,12 +44,14 @@ void ManifestPipeline::Work(size_t lane_index) {
   for (size_t k = lane_index; k < count_ && !stop_; k += lanes_.size()) {
     Batch batch;
     batch.manifest = k;
+    batch.entries.reserve(kBatchEntries);  // entries are large: no reallocation moves
     Status st = read_(k, [&](ManifestEntry&& e) -> Status {
       batch.entries.push_back(std::move(e));
       if (batch.entries.size() < kBatchEntries) return Status::OK();
       Batch full;
       full.manifest = k;
       std::swap(full.entries, batch.entries);
+      batch.entries.reserve(kBatchEntries);
       return Push(lane, std::move(full));
     });
     if (stop_) return;

@@ -328,7 +328,10 @@ struct DeleteIndex {
     return Status::OK();
   }
 
+  bool empty() const { return dvs.empty() && positions.empty() && equality.empty() && global_equality.empty(); }
+
   void Attach(const LocationMap& map, PlannedFile* p) {
+    if (empty()) return;  // most tables: no delete file, nothing to key per data file
     const std::string key = PartitionKey(p->spec_id, p->file.partition);
     bool has_dv = false;
     if (auto it = dvs.find(p->file.path); it != dvs.end()) {
@@ -455,11 +458,7 @@ Status IcebergTable::PlanFiles(const Snapshot* snapshot, const PlanOptions& opti
         return Status::NotSupported("{} data files ('{}'): lithify reads Parquet data files only",
                                     e.file.file_format, e.file.recorded_path);
       }
-      PlannedFile p;
-      p.spec_id = e.spec_id;
-      p.data_sequence_number = e.sequence_number;
-      p.file_sequence_number = e.file_sequence_number;
-      p.file = std::move(e.file);
+      PlannedFile p{std::move(e.file), e.spec_id, e.sequence_number, e.file_sequence_number, {}};
       // DVs are matched before skipping so a DV naming a skipped file is not dangling.
       index.Attach(options_.locations, &p);
       std::string reason = d.reason;
