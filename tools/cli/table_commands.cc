@@ -390,7 +390,8 @@ void RegisterTableCommands(CLI::App& app, Runner* selected) {
     AddVersionFlags(cmd, &f->version, true);
     AddIcebergFlags(cmd, &f->ice, true);
     NonBlankOption(cmd->add_option("--where", f->where, "Predicate, e.g. \"part = 3 AND x > 10\""));
-    cmd->add_option("--columns", f->columns, "Columns to print, comma-separated (a.b selects a struct member)")
+    cmd->add_option("--columns", f->columns, "Columns to print, comma-separated (a.b selects a struct member; Iceberg v3 tables also "
+                    "have the row-lineage columns _row_id and _last_updated_sequence_number)")
         ->delimiter(',');
     cmd->add_option("--limit", f->limit, "Print at most N rows");
     cmd->add_option("--format", f->format, "Output format: jsonl (default) or csv");

@@ -149,7 +149,15 @@ Result<ScanResult> ScanIceberg(io::FileSystem* fs, const std::string& location, 
                                ScanSink* sink) {
   LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.read.location_map));
   LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.read.snapshot));
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<iceberg::IcebergLiveRows> rows, iceberg::IcebergLiveRows::Make(table, snap));
+  // The row-lineage metadata columns are read only when named (as engines expose them).
+  const bool lineage = std::any_of(options.columns.begin(), options.columns.end(), [](const std::string& c) {
+    return c == iceberg::kRowIdColumn || c == iceberg::kLastUpdatedSequenceNumberColumn;
+  });
+  Result<std::unique_ptr<iceberg::IcebergLiveRows>> made = iceberg::IcebergLiveRows::Make(table, snap, lineage);
+  if (!made.ok() && lineage && made.status().code() == StatusCode::kInvalidArgument) {
+    return Status::InvalidArgument("columns: {}", made.status().message());
+  }
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<iceberg::IcebergLiveRows> rows, std::move(made));
   const parquet::Schema& schema = rows->schema();
   Projection proj;
   LITHIFY_RETURN_NOT_OK(AddColumns(schema, options.columns, &proj));

@@ -938,8 +938,37 @@ struct EqualityDelete {
 
 }  // namespace
 
+// Inherits the nulls of a flat optional INT64 row-lineage column of `b` (positions
+// first_row_index + r, before deletes): `base` + position for _row_id, `constant` for the
+// sequence number; rows stay null when neither is given.
+void InheritLineage(ColumnData* c, int64_t first_row, std::optional<int64_t> base, std::optional<int64_t> constant) {
+  if (!base && !constant) return;
+  const int16_t max_def = c->descr->max_def;
+  if (max_def == 0) return;  // required: every row holds its value
+  Buffer filled;
+  filled.Resize(static_cast<size_t>(c->num_levels) * sizeof(int64_t));
+  int64_t next = 0;
+  for (int64_t r = 0; r < c->num_levels; ++r) {
+    int64_t v;
+    if (c->def_levels[r] == max_def) {
+      v = c->values.value<int64_t>(next++);
+    } else {
+      v = base ? *base + first_row + r : *constant;
+      c->def_levels[r] = max_def;
+    }
+    std::memcpy(filled.data() + r * sizeof(int64_t), &v, sizeof v);
+  }
+  c->values.fixed = std::move(filled);
+  c->values.count = c->num_levels;
+}
+
 struct LiveRowsReader::Impl {
   const OutputSchema* out = nullptr;
+  // Row lineage: positions in `leaves` of the metadata columns asked for (-1: not read),
+  // and what their nulls inherit.
+  int row_id_col = -1, sequence_col = -1;
+  std::optional<int64_t> first_row_id;
+  int64_t data_sequence_number = 0;
   // The output schema plus dropped equality fields (only when a delete names one); the
   // projection reads through it, and handed-out columns point back into `out`.
   std::unique_ptr<OutputSchema> extended;
@@ -1011,6 +1040,14 @@ Result<std::unique_ptr<LiveRowsReader>> LiveRowsReader::Open(const IcebergTable&
   impl->deleted.erase(std::unique(impl->deleted.begin(), impl->deleted.end()), impl->deleted.end());
   impl->visible = rows_only ? 0 : leaves.size();
   impl->leaves = all;
+  for (size_t k = 0; k < impl->visible; ++k) {
+    const NestedField* f = read.field(read.schema().leaf(all[k]).node);
+    if (f == nullptr || read.schema().leaf(all[k]).max_rep > 0) continue;
+    if (f->id == kRowIdFieldId) impl->row_id_col = static_cast<int>(k);
+    if (f->id == kLastUpdatedSequenceNumberFieldId) impl->sequence_col = static_cast<int>(k);
+  }
+  impl->first_row_id = file.file.first_row_id;
+  impl->data_sequence_number = file.data_sequence_number;
   LITHIFY_ASSIGN_OR_RETURN(impl->proj, FileProjection::Open(table, read, file.file, spec, all));
   if (impl->proj->num_rows() != file.file.record_count) {
     return Status::Corruption("{}: the file holds {} rows, its manifest entry says {}", file.file.path,
@@ -1025,6 +1062,8 @@ Result<bool> LiveRowsReader::Next(LiveBatch* out) {
   LITHIFY_ASSIGN_OR_RETURN(parquet::RowBatch b, m.proj->ReadRowGroup(m.rg));
   ++m.rg;
   const int64_t first = b.first_row_index;
+  if (m.row_id_col >= 0) InheritLineage(&b.columns[m.row_id_col], first, m.first_row_id, std::nullopt);
+  if (m.sequence_col >= 0) InheritLineage(&b.columns[m.sequence_col], first, std::nullopt, m.data_sequence_number);
   std::vector<bool> keep(b.num_rows, true);
   auto lo = std::lower_bound(m.deleted.begin(), m.deleted.end(), static_cast<uint64_t>(first));
   for (auto it = lo; it != m.deleted.end() && *it < static_cast<uint64_t>(first + b.num_rows); ++it) {
@@ -1055,10 +1094,32 @@ Result<bool> LiveRowsReader::Next(LiveBatch* out) {
 
 // ---- IcebergLiveRows ----
 
+Schema WithRowLineage(const Schema& schema) {
+  Schema s = schema;
+  for (auto [id, name] : {std::pair{kRowIdFieldId, kRowIdColumn},
+                          std::pair{kLastUpdatedSequenceNumberFieldId, kLastUpdatedSequenceNumberColumn}}) {
+    const bool taken = std::any_of(s.fields.begin(), s.fields.end(),
+                                   [&](const NestedField& f) { return f.id == id || f.name == name; });
+    if (taken) continue;
+    NestedField f;
+    f.id = id;
+    f.name = name;
+    f.type = Type::Primitive(TypeId::kLong);
+    s.fields.push_back(std::move(f));
+  }
+  return s;
+}
+
 Result<std::unique_ptr<IcebergLiveRows>> IcebergLiveRows::Make(std::shared_ptr<const IcebergTable> table,
-                                                               const Snapshot* snapshot) {
+                                                               const Snapshot* snapshot, bool row_lineage) {
   const TableMetadata& m = table->metadata();
-  LITHIFY_ASSIGN_OR_RETURN(OutputSchema out, OutputSchema::Build(m.current_schema()));
+  if (row_lineage && m.format_version < 3) {
+    return Status::InvalidArgument("{}: row lineage ({}, {}) needs format version 3; the table is version {}",
+                                   table->metadata_path(), kRowIdColumn, kLastUpdatedSequenceNumberColumn,
+                                   m.format_version);
+  }
+  LITHIFY_ASSIGN_OR_RETURN(OutputSchema out,
+                           OutputSchema::Build(row_lineage ? WithRowLineage(m.current_schema()) : m.current_schema()));
   std::unique_ptr<IcebergLiveRows> r(new IcebergLiveRows(std::move(table), std::move(out)));
   table::TableVersion& v = r->version_;
   v.format = "iceberg";

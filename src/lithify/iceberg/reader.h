@@ -30,6 +30,13 @@
 // positions and the key sets of the equality deletes that apply to it.
 // Errors name the data (or delete) file. Not thread-safe; one reader per file.
 //
+// Row lineage (v3): the metadata columns `_row_id` and `_last_updated_sequence_number`
+// (reserved field ids below) are read when asked for (WithRowLineage): a value the data
+// file stores is kept; a null or a column the file lacks is inherited: `_row_id` =
+// the file's first_row_id + the row's position in the file (counted before deletes; null
+// when the file has no first_row_id), `_last_updated_sequence_number` = the file's data
+// sequence number.
+//
 // IcebergLiveRows is Iceberg's side of the live-rows primitive (table/live_rows.h): the
 // output schema and the table version's neutral view, opening a LiveRowsReader for an
 // IcebergLiveFile (a planned file in neutral terms).
@@ -46,6 +53,15 @@
 #include "lithify/table/live_rows.h"
 
 namespace lithify::iceberg {
+
+inline constexpr int32_t kRowIdFieldId = 2147483540;
+inline constexpr int32_t kLastUpdatedSequenceNumberFieldId = 2147483539;
+inline constexpr const char* kRowIdColumn = "_row_id";
+inline constexpr const char* kLastUpdatedSequenceNumberColumn = "_last_updated_sequence_number";
+
+// `schema` with the two row-lineage columns appended (optional longs with the reserved
+// ids); a column of that name the schema already has is left as it is.
+Schema WithRowLineage(const Schema& schema);
 
 class OutputSchema {
  public:
@@ -98,10 +114,11 @@ struct IcebergLiveFile : table::LiveFile {
 
 class IcebergLiveRows final : public table::LiveRows {
  public:
-  // The live rows of `snapshot` (nullptr: a table without one) in the current schema.
-  // Errors as OutputSchema::Build's. `table` must stay alive (it is shared).
+  // The live rows of `snapshot` (nullptr: a table without one) in the current schema,
+  // plus the row-lineage columns when `row_lineage` (InvalidArgument below format
+  // version 3). Errors as OutputSchema::Build's. `table` must stay alive (it is shared).
   static Result<std::unique_ptr<IcebergLiveRows>> Make(std::shared_ptr<const IcebergTable> table,
-                                                       const Snapshot* snapshot);
+                                                       const Snapshot* snapshot, bool row_lineage = false);
 
   const parquet::Schema& schema() const override { return out_.schema(); }
   const table::TableVersion& version() const override { return version_; }
