@@ -67,6 +67,11 @@ run 0 "scan with a SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKE
 expect "$OUT" "^10$" "a SAS token reads what it wrote"
 run 1 "scan with a forged SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="sv=2021-08-06&ss=b&srt=sco&sp=rl&se=2099-01-01T00%3A00%3A00Z&sig=Zm9yZ2Vk" "$LITHIFY" scan "$ST" --count
 expect "$ERR" "access denied" "a forged SAS token is refused by the server"
+# Expired credentials: a correctly signed SAS token whose expiry has passed.
+expired=$(node "$(dirname "$0")/../azurite/account-sas.mjs" "$acct" "$AZURE_STORAGE_KEY" 2001-01-01T00:00:00Z)
+run 1 "scan with an expired SAS token" -- env -u AZURE_STORAGE_KEY AZURE_STORAGE_SAS_TOKEN="$expired" "$LITHIFY" scan "$ST" --count
+expect "$ERR" "$ST" "an expired SAS token: the URI is named"
+expect "$ERR" "AuthenticationFailed|AuthorizationFailure|expired" "an expired SAS token: the server's refusal is shown"
 
 # Every successful PUT's reply is lost (tests/cli/fault_proxy.mjs in front of Azurite): the
 # retried commit meets its own blob and reads it back (the same bytes: the commit is

@@ -13,6 +13,10 @@
 //   --lose-put P       like --drop-after, only for a PUT the server answered 200/201
 //   --ignore-condition answer 200 when the server refused a conditional PUT
 //                      (If-None-Match: *) with 412, like a server ignoring the condition
+//   --reply STATUS:CODE:MESSAGE  answer every request (within --match) with this error
+//                      without forwarding, as S3 writes errors (Azure: also the
+//                      x-ms-error-code header): answers of AWS that the test server cannot
+//                      give, e.g. 400:ExpiredToken:The provided token has expired.
 //   --gone-after-complete  once the reply of a CompleteMultipartUpload (POST ?uploadId=) was
 //                      lost here, answer later copies of it 404 NoSuchUpload, as AWS S3 does
 //                      for a completed upload (RGW answers such a repeat 200 again)
@@ -39,6 +43,7 @@ function parseArgs(argv) {
   const o = {
     target: null, seed: 1, error: 0, slowdown: 0, delay: 0, delayMs: 150, dropBefore: 0, dropAfter: 0,
     losePut: 0, ignoreCondition: false, goneAfterComplete: false, match: null, maxRepeat: 2, oncePerKey: false, log: null,
+    reply: null,
   };
   const rates = { '--error': 'error', '--slowdown': 'slowdown', '--delay': 'delay', '--drop-before': 'dropBefore',
     '--drop-after': 'dropAfter', '--lose-put': 'losePut' };
@@ -58,6 +63,11 @@ function parseArgs(argv) {
     else if (a === '--max-repeat') o.maxRepeat = number();
     else if (a === '--match') o.match = new RegExp(value());
     else if (a === '--log') o.log = value();
+    else if (a === '--reply') {
+      const m = /^(\d{3}):([A-Za-z]+):(.+)$/s.exec(value());
+      if (!m) usage('--reply: STATUS:CODE:MESSAGE');
+      o.reply = { status: Number(m[1]), code: m[2], message: m[3] };
+    }
     else if (a === '--ignore-condition' || a === 'ignore-condition') o.ignoreCondition = true;
     else if (a === '--once-per-key') o.oncePerKey = true;
     else if (a === '--gone-after-complete') o.goneAfterComplete = true;
@@ -105,10 +115,10 @@ function injected(req, identity, fault, status) {
   record(fault, req, status);
 }
 
-function errorReply(req, res, status) {
+function errorReply(req, res, status, given = null) {
   const azure = 'x-ms-version' in req.headers;
-  const code = status === 503 ? (azure ? 'ServerBusy' : 'SlowDown') : 'InternalError';
-  const message = status === 503 ? 'Please reduce your request rate (injected by fault_proxy)'
+  const code = given ? given.code : status === 503 ? (azure ? 'ServerBusy' : 'SlowDown') : 'InternalError';
+  const message = given ? given.message : status === 503 ? 'Please reduce your request rate (injected by fault_proxy)'
     : 'We encountered an internal error (injected by fault_proxy)';
   const body = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
   const headers = { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) };
@@ -167,6 +177,11 @@ const server = http.createServer((req, res) => {
         'upload does not exist (completed; answered by fault_proxy)</Message></Error>';
       res.writeHead(404, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
       res.end(body);
+      return;
+    }
+    if (o.reply && (!o.match || o.match.test(identity))) {
+      record('reply', req, o.reply.status);
+      errorReply(req, res, o.reply.status, o.reply);
       return;
     }
     if (may && roll('error', identity, n) < o.error) { injected(req, identity, 'error', 500); errorReply(req, res, 500); return; }

@@ -52,6 +52,21 @@ if command -v node >/dev/null; then
   run 1 "scan: nothing was committed" -- "$LITHIFY" scan "$U" --count
   run 0 "create with LITHIFY_S3_UNSAFE_COMMITS=1" -- env AWS_ENDPOINT_URL="$P" LITHIFY_S3_UNSAFE_COMMITS=1 "$LITHIFY" create "$U" --schema "id long"
   kill "$proxy"; wait "$proxy" 2>/dev/null
+  # Answers of AWS that RGW cannot give (no session tokens without STS; any region name
+  # accepted), as AWS words them: each fails at once (no retry loop, no hang), naming the
+  # URI and the server's code and message.
+  start_proxy "$AWS_ENDPOINT_URL" --reply "400:ExpiredToken:The provided token has expired." --log "$D/reply.log"
+  run 1 "scan with expired credentials" -- env AWS_ENDPOINT_URL="$P" AWS_SESSION_TOKEN=expired "$LITHIFY" scan "$R" --count
+  expect "$ERR" "$R" "expired credentials: the URI is named"
+  expect "$ERR" "ExpiredToken.*The provided token has expired" "expired credentials: the server's code and message"
+  n=$(grep -c '"fault":"reply"' "$D/reply.log")
+  [[ $n -le 3 ]] && echo "ok: expired credentials: $n request(s), not retried" || { echo "FAIL: expired credentials: $n requests (retried?)"; fail=1; }
+  kill "$proxy"; wait "$proxy" 2>/dev/null
+  start_proxy "$AWS_ENDPOINT_URL" --reply "400:AuthorizationHeaderMalformed:The authorization header is malformed; the region 'eu-south-9' is wrong; expecting 'us-east-1'"
+  run 1 "scan in a region the bucket is not in" -- env AWS_ENDPOINT_URL="$P" AWS_REGION=eu-south-9 "$LITHIFY" scan "$R" --count
+  expect "$ERR" "$R" "wrong region: the URI is named"
+  expect "$ERR" "AuthorizationHeaderMalformed.*expecting 'us-east-1'" "wrong region: the server's code and message"
+  kill "$proxy"; wait "$proxy" 2>/dev/null
   # Every successful PUT's reply is lost: the retried commit meets its own object and reads
   # it back (the same bytes: the commit is ours), so create and appends succeed once each.
   start_proxy "$AWS_ENDPOINT_URL" --lose-put 1 --once-per-key
