@@ -2,10 +2,16 @@
 // Howard Hinnant's "chrono-compatible low-level date algorithms": years are counted in
 // 400-year eras that start on March 1st, so the leap day is the last day of a shifted
 // year. Exact over the whole range where `days + 719468` does not overflow.
+//
+// Also the ISO 8601 text forms: the renderers (IsoDateText, IsoTimestampMicrosText) and
+// the one reader of date and timestamp text (ReadIsoDate, ReadIsoTimestamp) that
+// ingest's JSONL/CSV values and the --where literals share. Pure; thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace lithify {
 
@@ -45,6 +51,17 @@ constexpr int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day) {
   return era * 146097 + doe - 719468;
 }
 
+// Whether `year` (astronomical numbering: year 0 is 1 BC, a leap year) has a February 29.
+constexpr bool IsLeapYear(int64_t year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+
+// Days in `month` (1..12) of `year`: 28..31.
+constexpr unsigned DaysInMonth(int64_t year, unsigned month) {
+  constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
+}
+
 // Inverse of DaysFromCivil.
 constexpr CivilDate CivilFromDays(int64_t days) {
   const int64_t z = days + 719468;
@@ -75,5 +92,47 @@ std::string IsoDateText(int64_t days);
 // "YYYY-MM-DDTHH:MM:SS.ffffff" (always six fraction digits) of microseconds since the
 // epoch, with a trailing "Z" when `utc`.
 std::string IsoTimestampMicrosText(int64_t micros, bool utc);
+
+// Why a date or timestamp text was not read.
+enum class IsoTextError : uint8_t {
+  kNone,
+  kMalformedDate,  // the date part does not have the form [+|-]YYYY-MM-DD
+  kNoSuchDay,      // it has the form, but the month or the day does not exist
+  kMalformedTime,  // the time or zone part is malformed or out of range
+};
+
+// Reads a date "[+|-]Y{4,6}-MM-DD" at text[*pos]: an optional sign, 4 to 6 year digits
+// (so years -999999..999999), then exactly two month and two day digits, a day that
+// exists in that month of that year (February 29 only in leap years). On success sets
+// *days (since 1970-01-01), advances *pos past the date and returns kNone; what follows
+// is the caller's (a date alone must check *pos == text.size()). Else returns
+// kMalformedDate or kNoSuchDay, with *pos unspecified.
+IsoTextError ReadIsoDate(std::string_view text, size_t* pos, int64_t* days);
+
+// The parts of a timestamp text as written: nothing is converted or range-checked
+// beyond the fields themselves, so each caller applies its own type's rules (zone
+// allowed or not, sub-microsecond digits kept, truncated or refused, range).
+struct IsoTimestampParts {
+  int64_t days = 0;            // the date, days since 1970-01-01
+  int64_t seconds_of_day = 0;  // hh * 3600 + mm * 60 + ss of the wall-clock time; 0 if none
+  int64_t nanos = 0;           // the fraction of the second, 0..999'999'999
+  bool has_zone = false;       // a Z or an offset was written
+  int64_t offset_minutes = 0;  // the offset east of UTC (+05:30 -> 330); 0 for Z
+};
+
+// Reads a timestamp at the start of `text`:
+//
+//   DATE [ SEP HH:MM [ :SS [ .F{1,9} ] ] ] [ Z | z | (+|-)HH [ [:] MM ] ]
+//
+// DATE as ReadIsoDate; SEP is 'T' or ' ', and also 't' when `lowercase_t`; hours
+// 00..23, minutes and seconds 00..59 (no leap second); 1 to 9 fraction digits (more is
+// malformed); an offset of at most 18 hours, its minutes 00..59 ("+05", "+0530",
+// "+05:30"; a lone trailing ':' after the hours is taken too). Reading stops before the
+// first character that cannot start the next part, and `*end` is set there: text after
+// a complete timestamp is the caller's to refuse (most do), so that a caller can check
+// what it read first (e.g. a zone where none is allowed) and name that instead.
+// Returns kNone with *parts filled in, or the part that is wrong.
+IsoTextError ReadIsoTimestamp(std::string_view text, bool lowercase_t, IsoTimestampParts* parts,
+                              size_t* end);
 
 }  // namespace lithify

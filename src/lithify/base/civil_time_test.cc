@@ -2,14 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string_view>
+
 namespace lithify {
 namespace {
-
-constexpr bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-constexpr unsigned DaysInMonth(int64_t y, unsigned m) {
-  constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
-}
 
 static_assert(DaysFromCivil(1970, 1, 1) == 0);
 static_assert(CivilFromDays(0) == CivilDate{1970, 1, 1});
@@ -115,6 +111,130 @@ TEST(CivilTimeTest, IsoText) {
   EXPECT_EQ(IsoTimestampMicrosText(0, true), "1970-01-01T00:00:00.000000Z");
   EXPECT_EQ(IsoTimestampMicrosText(-1, false), "1969-12-31T23:59:59.999999");
   EXPECT_EQ(IsoTimestampMicrosText(951782400123456, true), "2000-02-29T00:00:00.123456Z");
+}
+
+TEST(CivilTimeTest, LeapYearsAndMonthLengths) {
+  EXPECT_TRUE(IsLeapYear(2000));
+  EXPECT_TRUE(IsLeapYear(2024));
+  EXPECT_FALSE(IsLeapYear(1900));
+  EXPECT_FALSE(IsLeapYear(2023));
+  EXPECT_TRUE(IsLeapYear(0));    // 1 BC
+  EXPECT_TRUE(IsLeapYear(-4));   // 5 BC
+  EXPECT_FALSE(IsLeapYear(-1));
+  EXPECT_FALSE(IsLeapYear(-100));
+  EXPECT_TRUE(IsLeapYear(-400));
+  EXPECT_EQ(DaysInMonth(2024, 2), 29u);
+  EXPECT_EQ(DaysInMonth(2023, 2), 28u);
+  EXPECT_EQ(DaysInMonth(1900, 2), 28u);
+  EXPECT_EQ(DaysInMonth(2023, 1), 31u);
+  EXPECT_EQ(DaysInMonth(2023, 4), 30u);
+  EXPECT_EQ(DaysInMonth(2023, 12), 31u);
+}
+
+// The date alone: ReadIsoDate with nothing after it.
+IsoTextError DateOf(std::string_view text, int64_t* days) {
+  size_t pos = 0;
+  const IsoTextError e = ReadIsoDate(text, &pos, days);
+  if (e == IsoTextError::kNone && pos != text.size()) return IsoTextError::kMalformedDate;
+  return e;
+}
+
+TEST(CivilTimeTest, ReadIsoDate) {
+  int64_t d = -1;
+  EXPECT_EQ(DateOf("1970-01-01", &d), IsoTextError::kNone);
+  EXPECT_EQ(d, 0);
+  EXPECT_EQ(DateOf("2000-02-29", &d), IsoTextError::kNone);  // leap day of a leap century
+  EXPECT_EQ(d, 11016);
+  EXPECT_EQ(DateOf("+2000-02-29", &d), IsoTextError::kNone);
+  EXPECT_EQ(d, 11016);
+  EXPECT_EQ(DateOf("0000-02-29", &d), IsoTextError::kNone);  // year 0 is a leap year
+  EXPECT_EQ(d, -719469);
+  EXPECT_EQ(DateOf("-0001-12-31", &d), IsoTextError::kNone);
+  EXPECT_EQ(d, -719529);
+  EXPECT_EQ(DateOf("10000-01-01", &d), IsoTextError::kNone);  // five and six year digits
+  EXPECT_EQ(d, 2932897);
+  EXPECT_EQ(DateOf("-999999-01-01", &d), IsoTextError::kNone);
+  EXPECT_EQ(d, DaysFromCivil(-999999, 1, 1));
+
+  EXPECT_EQ(DateOf("2023-02-29", &d), IsoTextError::kNoSuchDay);
+  EXPECT_EQ(DateOf("1900-02-29", &d), IsoTextError::kNoSuchDay);
+  EXPECT_EQ(DateOf("2024-04-31", &d), IsoTextError::kNoSuchDay);
+  EXPECT_EQ(DateOf("2024-13-01", &d), IsoTextError::kNoSuchDay);
+  EXPECT_EQ(DateOf("2024-00-10", &d), IsoTextError::kNoSuchDay);
+  EXPECT_EQ(DateOf("2024-01-00", &d), IsoTextError::kNoSuchDay);
+
+  for (std::string_view bad : {"", "999-01-01", "1234567-01-01", "2024-1-01", "2024-01-1",
+                               "2024/01/01", "20240101", "2024-01-01x", "--2024-01-01",
+                               " 2024-01-01", "2024-0a-01", "+-2024-01-01"}) {
+    EXPECT_EQ(DateOf(bad, &d), IsoTextError::kMalformedDate) << bad;
+  }
+  // A prefix: the reader stops after the day.
+  size_t pos = 0;
+  EXPECT_EQ(ReadIsoDate("2024-01-31T10", &pos, &d), IsoTextError::kNone);
+  EXPECT_EQ(pos, 10u);
+  EXPECT_EQ(d, 19753);
+}
+
+TEST(CivilTimeTest, ReadIsoTimestamp) {
+  IsoTimestampParts p;
+  size_t end = 0;
+  auto read = [&](std::string_view text, bool lowercase_t = false) {
+    end = 0;
+    return ReadIsoTimestamp(text, lowercase_t, &p, &end);
+  };
+  ASSERT_EQ(read("2024-01-31"), IsoTextError::kNone);
+  EXPECT_EQ(p.days, 19753);
+  EXPECT_EQ(p.seconds_of_day, 0);
+  EXPECT_FALSE(p.has_zone);
+  EXPECT_EQ(end, 10u);
+
+  ASSERT_EQ(read("2024-01-31T10:20"), IsoTextError::kNone);
+  EXPECT_EQ(p.seconds_of_day, 10 * 3600 + 20 * 60);
+  ASSERT_EQ(read("2024-01-31 23:59:59.123456789Z"), IsoTextError::kNone);
+  EXPECT_EQ(p.seconds_of_day, 86399);
+  EXPECT_EQ(p.nanos, 123456789);
+  EXPECT_TRUE(p.has_zone);
+  EXPECT_EQ(p.offset_minutes, 0);
+  EXPECT_EQ(end, 30u);
+  ASSERT_EQ(read("2024-01-31T00:00:00.5"), IsoTextError::kNone);
+  EXPECT_EQ(p.nanos, 500000000);
+
+  ASSERT_EQ(read("2024-01-31T10:00+05:30"), IsoTextError::kNone);
+  EXPECT_EQ(p.offset_minutes, 330);
+  ASSERT_EQ(read("2024-01-31T10:00-0530"), IsoTextError::kNone);
+  EXPECT_EQ(p.offset_minutes, -330);
+  ASSERT_EQ(read("2024-01-31T10:00+05"), IsoTextError::kNone);
+  EXPECT_EQ(p.offset_minutes, 300);
+  ASSERT_EQ(read("2024-01-31T10:00+05:"), IsoTextError::kNone);  // a lone ':' is taken
+  EXPECT_EQ(p.offset_minutes, 300);
+  ASSERT_EQ(read("2024-01-31z"), IsoTextError::kNone);  // a date with a zone
+  EXPECT_TRUE(p.has_zone);
+  ASSERT_EQ(read("2024-01-31T10:00+18:00"), IsoTextError::kNone);
+  EXPECT_EQ(p.offset_minutes, 18 * 60);
+
+  // 't' only when asked for.
+  ASSERT_EQ(read("2024-01-31t10:00", true), IsoTextError::kNone);
+  EXPECT_EQ(p.seconds_of_day, 36000);
+  ASSERT_EQ(read("2024-01-31t10:00"), IsoTextError::kNone);
+  EXPECT_EQ(end, 10u);  // stops before the 't': the caller refuses the rest
+
+  // Stops before what cannot continue; the caller sees `end`.
+  ASSERT_EQ(read("2024-01-31T10:00Zjunk"), IsoTextError::kNone);
+  EXPECT_TRUE(p.has_zone);
+  EXPECT_EQ(end, 17u);
+  ASSERT_EQ(read("2024-01-31T10:00 x"), IsoTextError::kNone);
+  EXPECT_EQ(end, 16u);
+
+  EXPECT_EQ(read("2024-02-30T00:00"), IsoTextError::kNoSuchDay);
+  EXPECT_EQ(read("24-01-31T00:00"), IsoTextError::kMalformedDate);
+  for (std::string_view bad :
+       {"2024-01-31T", "2024-01-31T1:00", "2024-01-31T10", "2024-01-31T10:0", "2024-01-31T24:00",
+        "2024-01-31T10:60", "2024-01-31T10:00:60", "2024-01-31T10:00:5", "2024-01-31T10:00:00.",
+        "2024-01-31T10:00:00.1234567890", "2024-01-31T10:00+5", "2024-01-31T10:00+05x",
+        "2024-01-31T10:00+05:3", "2024-01-31T10:00+19:00", "2024-01-31T10:00+05:60",
+        "2024-01-31T10:00+"}) {
+    EXPECT_EQ(read(bad), IsoTextError::kMalformedTime) << bad;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,12 @@
-// UTF-8 validation for text that ends up in JSON: nlohmann replaces invalid bytes when it
-// dumps, so a name or comment that is not UTF-8 would be stored as something else than
-// what was given. Header only; pure; thread-safe. (commands/ingest.cc and
-// delta/stats_writer.cc keep older private copies of the same check.)
+// UTF-8 validation: the one check of "is this well-formed UTF-8" -- names and comments
+// that end up in JSON (nlohmann replaces invalid bytes when it dumps, so text that is not
+// UTF-8 would be stored as something else than what was given), ingested string values,
+// string statistics. Header only; pure; thread-safe.
+//
+// Decoders with another job keep their own loops: parquet/rows_json.cc replaces each
+// maximal invalid subpart by U+FFFD (Unicode's recommendation), delta/stats_writer.cc
+// decodes invalid bytes as Latin-1 so truncation always makes progress, and
+// delta/checkpoint_writer.cc escapes what it does not decode.
 #pragma once
 
 #include <cstdint>

@@ -59,42 +59,6 @@ std::string Shown(std::string_view text, bool quoted) {
   return quoted ? "\"" + t + "\"" : t;
 }
 
-bool ValidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    unsigned char c = *p;
-    if (c < 0x80) {
-      ++p;
-      continue;
-    }
-    int n;
-    uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-      n = 1; cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 2; cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 3; cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (end - p <= n) {
-      if (end - p < n + 1) return false;
-    }
-    for (int i = 1; i <= n; ++i) {
-      if ((p[i] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    p += n + 1;
-  }
-  return true;
-}
-
 __int128 Pow10(int n) {
   __int128 v = 1;
   for (int i = 0; i < n; ++i) v *= 10;

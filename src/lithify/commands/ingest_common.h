@@ -53,9 +53,6 @@ Status ColumnError(const PathFrame* path, const Status& st);
 // `text` as messages quote it: at most 80 bytes ("..." after), in quotes when `quoted`.
 std::string Shown(std::string_view text, bool quoted);
 
-// Well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF).
-bool ValidUtf8(std::string_view s);
-
 // 10^n, n in 0..38.
 __int128 Pow10(int n);
 

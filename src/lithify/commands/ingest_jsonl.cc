@@ -6,6 +6,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/base/nesting.h"
+#include "lithify/base/utf8.h"
 #include "lithify/commands/ingest_text.h"
 
 namespace lithify::commands::ingest_internal {
@@ -288,7 +289,7 @@ Status KindMismatch(const JNode& n, const DataType& type, std::string_view expec
 
 
 Status ParseJsonLine(std::string_view line, JNode* out) {
-  if (!ValidUtf8(line)) return Status::InvalidArgument("the line is not valid UTF-8");
+  if (!IsValidUtf8(line)) return Status::InvalidArgument("the line is not valid UTF-8");
   JsonParser parser(line);
   return parser.ParseDocument(out);
 }

@@ -10,8 +10,11 @@
 #include <optional>
 
 #include "lithify/base/civil_time.h"
+#include "lithify/base/decimal_text.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/utf8.h"
 #include "lithify/parquet/file_reader.h"
+#include "lithify/parquet/metadata.h"
 
 namespace lithify::commands::ingest_internal {
 namespace {
@@ -35,27 +38,13 @@ struct LeafSource {
   std::string desc;  // for messages, e.g. "INT64 TIMESTAMP(NANOS)"
 };
 
-std::string_view PhysicalName(PhysicalType t) {
-  switch (t) {
-    case PhysicalType::kBoolean: return "BOOLEAN";
-    case PhysicalType::kInt32: return "INT32";
-    case PhysicalType::kInt64: return "INT64";
-    case PhysicalType::kInt96: return "INT96";
-    case PhysicalType::kFloat: return "FLOAT";
-    case PhysicalType::kDouble: return "DOUBLE";
-    case PhysicalType::kByteArray: return "BYTE_ARRAY";
-    case PhysicalType::kFixedLenByteArray: return "FIXED_LEN_BYTE_ARRAY";
-  }
-  return "?";
-}
-
 LeafSource Classify(const parquet::SchemaElement& e) {
   using LK = parquet::LogicalType::Kind;
   using CT = parquet::ConvertedType;
   using K = LeafSource::Kind;
   LeafSource s;
   s.physical = e.type.value_or(PhysicalType::kByteArray);
-  s.desc = std::string(PhysicalName(s.physical));
+  s.desc = parquet::PhysicalTypeName(s.physical);
   const auto& lt = e.logical_type;
   const std::optional<CT> ct = e.converted_type;
   const bool is_int = s.physical == PhysicalType::kInt32 || s.physical == PhysicalType::kInt64;
@@ -165,20 +154,6 @@ struct Plan {
   LeafSource source;           // leaves
   std::vector<Plan> children;  // struct: per table field; array: {element}; map: {key, value}
 };
-
-std::string DecimalText(__int128 v, int scale) {
-  bool neg = v < 0;
-  unsigned __int128 u = neg ? static_cast<unsigned __int128>(-(v + 1)) + 1 : static_cast<unsigned __int128>(v);
-  std::string digits;
-  do {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  } while (u != 0);
-  while (static_cast<int>(digits.size()) <= scale) digits.push_back('0');
-  std::reverse(digits.begin(), digits.end());
-  if (scale > 0) digits.insert(digits.end() - scale, '.');
-  return neg ? "-" + digits : digits;
-}
 
 class ParquetPlanner {
  public:
@@ -515,7 +490,7 @@ class Assembler {
                                  ? vals.binary(i)
                                  : std::string_view(reinterpret_cast<const char*>(vals.fixed_at(i)), vals.width());
         if (t.kind == TypeKind::kString) {
-          if (!ValidUtf8(b)) return Status::InvalidArgument("string value is not valid UTF-8");
+          if (!IsValidUtf8(b)) return Status::InvalidArgument("string value is not valid UTF-8");
           return Value::String(std::string(b));
         }
         return Value::Bytes(std::string(b));

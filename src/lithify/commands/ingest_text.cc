@@ -4,9 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
+#include "lithify/base/base64.h"
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/utf8.h"
 
 namespace lithify::commands {
 
@@ -19,51 +23,6 @@ bool AllDigits(std::string_view s) {
   for (char c : s) {
     if (c < '0' || c > '9') return false;
   }
-  return true;
-}
-
-int DaysInMonth(int64_t y, unsigned m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
-
-// Parses a fixed number of digits at text[*i].
-bool Digits(std::string_view t, size_t* i, size_t n, int64_t* out) {
-  if (*i + n > t.size()) return false;
-  int64_t v = 0;
-  for (size_t k = 0; k < n; ++k) {
-    char c = t[*i + k];
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  *i += n;
-  *out = v;
-  return true;
-}
-
-// "[-]YYYY[Y..]-MM-DD" at the start of t; advances *i.
-bool ParseDatePart(std::string_view t, size_t* i, int64_t* days) {
-  bool neg = false;
-  if (*i < t.size() && (t[*i] == '-' || t[*i] == '+')) neg = t[(*i)++] == '-';
-  size_t start = *i;
-  while (*i < t.size() && t[*i] >= '0' && t[*i] <= '9') ++*i;
-  size_t ylen = *i - start;
-  if (ylen < 4 || ylen > 6) return false;
-  int64_t year = 0;
-  for (size_t k = start; k < *i; ++k) year = year * 10 + (t[k] - '0');
-  if (neg) year = -year;
-  int64_t month, day;
-  if (*i >= t.size() || t[*i] != '-') return false;
-  ++*i;
-  if (!Digits(t, i, 2, &month)) return false;
-  if (*i >= t.size() || t[*i] != '-') return false;
-  ++*i;
-  if (!Digits(t, i, 2, &day)) return false;
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, static_cast<unsigned>(month))) {
-    return false;
-  }
-  *days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   return true;
 }
 
@@ -198,7 +157,7 @@ namespace {
 Result<int64_t> ParseDateText(std::string_view text, bool quoted) {
   size_t i = 0;
   int64_t days = 0;
-  if (!ParseDatePart(text, &i, &days) || i != text.size()) {
+  if (ReadIsoDate(text, &i, &days) != IsoTextError::kNone || i != text.size()) {
     return Status::InvalidArgument("{} is not a valid date (expected YYYY-MM-DD)",
                                    Shown(text, quoted));
   }
@@ -206,110 +165,42 @@ Result<int64_t> ParseDateText(std::string_view text, bool quoted) {
 }
 
 Result<int64_t> ParseTimestampText(std::string_view text, bool ntz, bool quoted) {
+  const char* type_name = ntz ? "timestamp_ntz" : "timestamp";
   auto bad = [&] {
     return Status::InvalidArgument(
         "{} is not a valid {} (expected YYYY-MM-DD[THH:MM:SS[.ffffff]][Z|+HH:MM])",
-        Shown(text, quoted), ntz ? "timestamp_ntz" : "timestamp");
+        Shown(text, quoted), type_name);
   };
-  size_t i = 0;
-  int64_t days = 0;
-  if (!ParseDatePart(text, &i, &days)) return bad();
-  int64_t hh = 0, mm = 0, ss = 0, nanos = 0;
-  if (i < text.size() && (text[i] == 'T' || text[i] == 't' || text[i] == ' ')) {
-    ++i;
-    if (!Digits(text, &i, 2, &hh) || i >= text.size() || text[i] != ':') return bad();
-    ++i;
-    if (!Digits(text, &i, 2, &mm)) return bad();
-    if (i < text.size() && text[i] == ':') {
-      ++i;
-      if (!Digits(text, &i, 2, &ss)) return bad();
-      if (i < text.size() && text[i] == '.') {
-        ++i;
-        size_t start = i;
-        while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-        size_t n = i - start;
-        if (n == 0 || n > 9) return bad();
-        for (size_t k = 0; k < 9; ++k) {
-          nanos = nanos * 10 + (k < n ? text[start + k] - '0' : 0);
-        }
-      }
-    }
-    if (hh > 23 || mm > 59 || ss > 59) return bad();
-  }
-  int64_t offset_minutes = 0;
-  if (i < text.size()) {
-    char c = text[i];
-    if (c == 'Z' || c == 'z') {
-      ++i;
-    } else if (c == '+' || c == '-') {
-      ++i;
-      int64_t oh = 0, om = 0;
-      if (!Digits(text, &i, 2, &oh)) return bad();
-      if (i < text.size() && text[i] == ':') ++i;
-      if (i < text.size() && !Digits(text, &i, 2, &om)) return bad();
-      if (oh > 18 || om > 59) return bad();
-      offset_minutes = (c == '-' ? -1 : 1) * (oh * 60 + om);
-    } else {
-      return bad();
-    }
-    if (ntz) {
-      return Status::InvalidArgument(
-          "{} has a time zone, but timestamp_ntz values are zone-less wall-clock times",
-          Shown(text, quoted));
-    }
-  }
-  if (i != text.size()) return bad();
-  if (nanos % 1000 != 0) {
+  IsoTimestampParts t;
+  size_t end = 0;
+  // 't' too: ingest takes what Spark's and Python's ISO readers take.
+  if (ReadIsoTimestamp(text, /*lowercase_t=*/true, &t, &end) != IsoTextError::kNone) return bad();
+  // The zone is named before any text after it: "has a time zone" says more.
+  if (ntz && t.has_zone) {
     return Status::InvalidArgument(
-        "{} has sub-microsecond digits; {} stores microseconds", Shown(text, quoted),
-        ntz ? "timestamp_ntz" : "timestamp");
+        "{} has a time zone, but timestamp_ntz values are zone-less wall-clock times",
+        Shown(text, quoted));
   }
-  __int128 micros = static_cast<__int128>(days) * kMicrosPerDay +
-                    ((hh * 60 + mm - offset_minutes) * 60 + ss) * int64_t{1000000} + nanos / 1000;
+  if (end != text.size()) return bad();
+  if (t.nanos % 1000 != 0) {
+    return Status::InvalidArgument("{} has sub-microsecond digits; {} stores microseconds",
+                                   Shown(text, quoted), type_name);
+  }
+  __int128 micros = static_cast<__int128>(t.days) * kMicrosPerDay +
+                    (t.seconds_of_day - t.offset_minutes * 60) * int64_t{1000000} + t.nanos / 1000;
   if (micros > std::numeric_limits<int64_t>::max() || micros < std::numeric_limits<int64_t>::min()) {
-    return Status::InvalidArgument("{} is out of range for {}", Shown(text, quoted),
-                                   ntz ? "timestamp_ntz" : "timestamp");
+    return Status::InvalidArgument("{} is out of range for {}", Shown(text, quoted), type_name);
   }
   return static_cast<int64_t>(micros);
 }
 
 Result<std::string> DecodeBase64(std::string_view text, bool quoted) {
-  auto bad = [&] {
+  std::optional<std::string> bytes = Base64Decode(text);
+  if (!bytes) {
     return Status::InvalidArgument("{} is not valid base64 (binary values are base64, as scan prints them)",
                                    Shown(text, quoted));
-  };
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  size_t n = text.size();
-  size_t pad = 0;
-  while (pad < 2 && n > 0 && text[n - 1] == '=') {
-    --n;
-    ++pad;
   }
-  if (pad > 0 && text.size() % 4 != 0) return bad();
-  if (n % 4 == 1) return bad();
-  std::string out;
-  out.reserve(n * 3 / 4);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < n; ++i) {
-    int v = val(text[i]);
-    if (v < 0) return bad();
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  if ((acc & ((1u << bits) - 1)) != 0) return bad();  // non-canonical trailing bits
-  return out;
+  return std::move(*bytes);
 }
 
 }  // namespace
@@ -339,7 +230,7 @@ Result<Value> ScalarFromText(std::string_view text, bool quoted, const DataType&
       return Value::Decimal(v);
     }
     case TypeKind::kString:
-      if (!ValidUtf8(text)) return Status::InvalidArgument("string value is not valid UTF-8");
+      if (!IsValidUtf8(text)) return Status::InvalidArgument("string value is not valid UTF-8");
       return Value::String(std::string(text));
     case TypeKind::kBinary: {
       LITHIFY_ASSIGN_OR_RETURN(std::string b, DecodeBase64(text, quoted));

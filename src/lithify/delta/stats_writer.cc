@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/civil_time.h"
+#include "lithify/base/decimal_text.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/utf8.h"
 #include "lithify/parquet/statistics.h"
 
 namespace lithify::delta {
@@ -43,17 +45,6 @@ size_t DecodeUtf8(std::string_view s, size_t i, uint32_t* cp) {
   }
   *cp = b;
   return 1;
-}
-
-bool IsValidUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp;
-    size_t n = DecodeUtf8(s, i, &cp);
-    if (n == 1 && static_cast<unsigned char>(s[i]) >= 0x80) return false;
-    if (cp >= 0xD800 && cp <= 0xDFFF) return false;
-    i += n;
-  }
-  return true;
 }
 
 // UTF-16 code units of a code point (Java's String.length unit, Delta's prefix unit).
@@ -87,20 +78,6 @@ size_t MinPrefixBytes(std::string_view s, int64_t units, int64_t* taken) {
 constexpr std::string_view kUtf8MaxChar = "\xF4\x8F\xBF\xBF";  // U+10FFFF
 
 // ---------------------------------------------------------------- number text
-
-std::string Int128Text(__int128 v) {
-  if (v == 0) return "0";
-  bool neg = v < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  std::string digits;
-  while (u > 0) {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  if (neg) digits.push_back('-');
-  std::reverse(digits.begin(), digits.end());
-  return digits;
-}
 
 // Exact double text that parses back to the same double (and, for a float widened to
 // double, to the same float).
@@ -254,18 +231,6 @@ std::string FormatStatsTimestamp(int64_t micros, bool utc) {
   const int64_t secs = t.time_of_day / 1000;
   return fmt::format("{}T{:02}:{:02}:{:02}.{:03}{}", IsoDateText(t.days), secs / 3600,
                      secs / 60 % 60, secs % 60, t.time_of_day % 1000, utc ? "Z" : "");
-}
-
-std::string DecimalText(__int128 unscaled, int scale) {
-  std::string digits = Int128Text(unscaled);
-  if (scale <= 0) return digits;
-  bool neg = !digits.empty() && digits[0] == '-';
-  if (neg) digits.erase(0, 1);
-  if (digits.size() <= static_cast<size_t>(scale)) {
-    digits.insert(0, static_cast<size_t>(scale) + 1 - digits.size(), '0');
-  }
-  digits.insert(digits.size() - static_cast<size_t>(scale), ".");
-  return neg ? "-" + digits : digits;
 }
 
 // ---------------------------------------------------------------- StatsPlan

@@ -53,6 +53,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lithify/base/decimal_text.h"
 #include "lithify/base/result.h"
 #include "lithify/delta/schema.h"
 #include "lithify/parquet/column_batch.h"
@@ -159,7 +160,7 @@ std::optional<std::string> TruncateStatsMax(std::string_view utf8,
 // "YYYY-MM-DDTHH:MM:SS.sssZ" (utc) / without 'Z' (ntz) of microseconds since the epoch,
 // truncated (floored) to milliseconds.
 std::string FormatStatsTimestamp(int64_t micros, bool utc);
-// Plain decimal text of an unscaled value at `scale` ("-12.30", "0.05", "7").
-std::string DecimalText(__int128 unscaled, int scale);
+// Plain decimal text of an unscaled value at `scale` ("-12.30", "0.05", "7"): base's.
+using ::lithify::DecimalText;
 
 }  // namespace lithify::delta

@@ -2,6 +2,7 @@
 // parsing shared by the predicate parser and the binder's string coercion.
 #include "lithify/expr/value.h"
 
+#include "lithify/base/decimal_text.h"
 #include "lithify/base/macros.h"
 
 #include <fmt/format.h>
@@ -38,32 +39,6 @@ double DecimalToDouble(int128_t unscaled, int32_t scale) {
   return static_cast<double>(unscaled) / static_cast<double>(Pow10(scale));
 }
 
-std::string Int128Text(int128_t v) {
-  if (v == 0) return "0";
-  bool neg = v < 0;
-  // Work on the magnitude as unsigned so the most negative value cannot overflow.
-  unsigned __int128 m = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  std::string digits;
-  while (m != 0) {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(m % 10)));
-    m /= 10;
-  }
-  if (neg) digits.push_back('-');
-  return {digits.rbegin(), digits.rend()};
-}
-
-std::string DecimalText(int128_t unscaled, int32_t scale) {
-  std::string digits = Int128Text(unscaled);
-  if (unscaled < 0) digits.erase(0, 1);
-  if (scale > 0) {
-    if (digits.size() <= static_cast<size_t>(scale)) {
-      digits.insert(0, static_cast<size_t>(scale) - digits.size() + 1, '0');
-    }
-    digits.insert(digits.size() - scale, ".");
-  }
-  return (unscaled < 0 ? "-" : "") + digits;
-}
-
 std::string DoubleText(double d) {
   if (std::isnan(d)) return "NaN";
   if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
@@ -80,54 +55,12 @@ std::string Quote(std::string_view s) {
   return out;
 }
 
-// Reads exactly `n` digits at `*pos`.
-bool ReadDigits(std::string_view s, size_t* pos, size_t n, int64_t* out) {
-  if (*pos + n > s.size()) return false;
-  int64_t v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    char c = s[*pos + i];
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  *pos += n;
-  *out = v;
-  return true;
-}
-
-unsigned DaysInMonth(int64_t year, unsigned month) {
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[month - 1];
-}
-
-// "[+-]YYYY-MM-DD" prefix of `s`; advances *pos past it.
-Result<int64_t> ParseDatePrefix(std::string_view s, size_t* pos) {
-  auto bad = [&] {
-    return Status::InvalidArgument("'{}' is not a valid date (expected YYYY-MM-DD)", s);
-  };
-  bool neg = false;
-  if (*pos < s.size() && (s[*pos] == '-' || s[*pos] == '+')) {
-    neg = s[*pos] == '-';
-    ++*pos;
-  }
-  size_t start = *pos;
-  while (*pos < s.size() && s[*pos] >= '0' && s[*pos] <= '9') ++*pos;
-  size_t ylen = *pos - start;
-  if (ylen < 4 || ylen > 6) return bad();
-  int64_t year = 0, month = 0, day = 0;
-  size_t p = start;
-  ReadDigits(s, &p, ylen, &year);
-  if (neg) year = -year;
-  if (*pos >= s.size() || s[*pos] != '-') return bad();
-  ++*pos;
-  if (!ReadDigits(s, pos, 2, &month) || *pos >= s.size() || s[*pos] != '-') return bad();
-  ++*pos;
-  if (!ReadDigits(s, pos, 2, &day)) return bad();
-  if (month < 1 || month > 12 || day < 1 ||
-      day > DaysInMonth(year, static_cast<unsigned>(month))) {
+// The message for a date's IsoTextError (not kNone), as ParseDate and ParseTimestamp word it.
+Status DateTextError(std::string_view s, IsoTextError e) {
+  if (e == IsoTextError::kNoSuchDay) {
     return Status::InvalidArgument("'{}' is not a valid date (no such day)", s);
   }
-  return DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  return Status::InvalidArgument("'{}' is not a valid date (expected YYYY-MM-DD)", s);
 }
 
 }  // namespace
@@ -407,7 +340,9 @@ std::string FormatTimestampMicros(int64_t micros) {
 
 Result<int32_t> ParseDate(std::string_view text) {
   size_t pos = 0;
-  LITHIFY_ASSIGN_OR_RETURN(int64_t days, ParseDatePrefix(text, &pos));
+  int64_t days = 0;
+  const IsoTextError e = ReadIsoDate(text, &pos, &days);
+  if (e != IsoTextError::kNone) return DateTextError(text, e);
   if (pos != text.size()) {
     return Status::InvalidArgument("'{}' is not a valid date (expected YYYY-MM-DD)", text);
   }
@@ -422,54 +357,21 @@ Result<int64_t> ParseTimestamp(std::string_view s, bool* had_zone) {
     return Status::InvalidArgument(
         "'{}' is not a valid timestamp (expected YYYY-MM-DD HH:MM:SS[.ffffff][Z|+hh:mm])", s);
   };
-  size_t pos = 0;
-  LITHIFY_ASSIGN_OR_RETURN(int64_t days, ParseDatePrefix(s, &pos));
-  int64_t h = 0, m = 0, sec = 0, frac_micros = 0;
   *had_zone = false;
-  if (pos < s.size() && (s[pos] == ' ' || s[pos] == 'T')) {
-    ++pos;
-    if (!ReadDigits(s, &pos, 2, &h) || pos >= s.size() || s[pos] != ':') return bad();
-    ++pos;
-    if (!ReadDigits(s, &pos, 2, &m)) return bad();
-    if (pos < s.size() && s[pos] == ':') {
-      ++pos;
-      if (!ReadDigits(s, &pos, 2, &sec)) return bad();
-      if (pos < s.size() && s[pos] == '.') {
-        ++pos;
-        size_t n = 0;
-        for (; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos, ++n) {
-          if (n < 6) frac_micros = frac_micros * 10 + (s[pos] - '0');
-        }
-        if (n == 0 || n > 9) return bad();
-        for (size_t i = n; i < 6; ++i) frac_micros *= 10;
-      }
-    }
-    if (h > 23 || m > 59 || sec > 59) return bad();
-  }
-  int64_t offset_minutes = 0;
-  if (pos < s.size()) {
-    if (s[pos] == 'Z' || s[pos] == 'z') {
-      ++pos;
-    } else if (s[pos] == '+' || s[pos] == '-') {
-      int sign = s[pos] == '-' ? -1 : 1;
-      ++pos;
-      int64_t oh = 0, om = 0;
-      if (!ReadDigits(s, &pos, 2, &oh)) return bad();
-      if (pos < s.size() && s[pos] == ':') ++pos;
-      if (pos < s.size() && !ReadDigits(s, &pos, 2, &om)) return bad();
-      if (oh > 18 || om > 59) return bad();
-      offset_minutes = sign * (oh * 60 + om);
-    } else {
-      return bad();
-    }
-    *had_zone = true;
-  }
-  if (pos != s.size()) return bad();
-  if (days > kMaxTimestampDays || days < -kMaxTimestampDays) {
+  IsoTimestampParts t;
+  size_t end = 0;
+  // SQL literals take an upper-case 'T' only.
+  const IsoTextError e = ReadIsoTimestamp(s, /*lowercase_t=*/false, &t, &end);
+  if (e == IsoTextError::kMalformedDate || e == IsoTextError::kNoSuchDay) return DateTextError(s, e);
+  if (e != IsoTextError::kNone || end != s.size()) return bad();
+  *had_zone = t.has_zone;
+  if (t.days > kMaxTimestampDays || t.days < -kMaxTimestampDays) {
     return Status::InvalidArgument("timestamp '{}' is out of range", s);
   }
-  int64_t secs_of_day = h * 3600 + m * 60 + sec - offset_minutes * 60;
-  return days * kMicrosPerDay + secs_of_day * kMicrosPerSecond + frac_micros;
+  // Fraction digits past the microsecond are dropped (toward negative infinity: the
+  // fraction is positive).
+  const int64_t secs_of_day = t.seconds_of_day - t.offset_minutes * 60;
+  return t.days * kMicrosPerDay + secs_of_day * kMicrosPerSecond + t.nanos / 1000;
 }
 
 Result<Value> ParseNumber(std::string_view text) {

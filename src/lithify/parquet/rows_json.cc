@@ -17,6 +17,7 @@
 #include <limits>
 #include <optional>
 
+#include "lithify/base/base64.h"
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/base/nesting.h"
@@ -298,28 +299,6 @@ void AppendText(std::string_view s, bool json, std::string* out) {
   if (json) out->push_back('"');
 }
 
-void AppendBase64(const uint8_t* p, size_t n, std::string* out) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    uint32_t v = (uint32_t{p[i]} << 16) | (uint32_t{p[i + 1]} << 8) | p[i + 2];
-    const char quad[4] = {kAlphabet[v >> 18], kAlphabet[(v >> 12) & 63],
-                          kAlphabet[(v >> 6) & 63], kAlphabet[v & 63]};
-    out->append(quad, 4);
-  }
-  if (i + 1 == n) {
-    uint32_t v = uint32_t{p[i]} << 16;
-    const char quad[4] = {kAlphabet[v >> 18], kAlphabet[(v >> 12) & 63], '=', '='};
-    out->append(quad, 4);
-  } else if (i + 2 == n) {
-    uint32_t v = (uint32_t{p[i]} << 16) | (uint32_t{p[i + 1]} << 8);
-    const char quad[4] = {kAlphabet[v >> 18], kAlphabet[(v >> 12) & 63],
-                          kAlphabet[(v >> 6) & 63], '='};
-    out->append(quad, 4);
-  }
-}
-
 template <typename T>
 void AppendInteger(T v, std::string* out) {
   fmt::format_int f(v);
@@ -591,7 +570,7 @@ Status FormatValue(const ValueFormat& f, const uint8_t* p, size_t n, bool json, 
       break;
     case ValueKind::kBinary:
       quote();
-      AppendBase64(p, n, out);
+      AppendBase64(std::string_view(reinterpret_cast<const char*>(p), n), out);
       quote();
       break;
     case ValueKind::kUuid:

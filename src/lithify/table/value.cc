@@ -7,26 +7,9 @@
 #include <string_view>
 
 #include "lithify/base/civil_time.h"
+#include "lithify/base/decimal_text.h"
 
 namespace lithify::table {
-
-namespace {
-
-std::string DecimalText(__int128 unscaled, int scale) {
-  bool neg = unscaled < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(unscaled)
-                            : static_cast<unsigned __int128>(unscaled);
-  std::string digits;
-  do { digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10))); u /= 10; }
-  while (u != 0);
-  if (scale > 0) {
-    if (static_cast<int>(digits.size()) <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
-    digits.insert(digits.size() - scale, 1, '.');
-  }
-  return neg ? "-" + digits : digits;
-}
-
-}  // namespace
 
 std::string_view KindName(Value::Kind kind) {
   switch (kind) {

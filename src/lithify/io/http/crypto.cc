@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "lithify/base/base64.h"
+
 namespace lithify::io::http {
 
 std::string Hex(std::string_view bytes) {
@@ -44,12 +46,7 @@ std::string Md5Base64(ByteView data) {
   return Base64Encode(Md5(std::string_view(reinterpret_cast<const char*>(data.data()), data.size())));
 }
 
-std::string Base64Encode(std::string_view bytes) {
-  std::vector<unsigned char> out(4 * ((bytes.size() + 2) / 3) + 1);
-  int n = EVP_EncodeBlock(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()),
-                          static_cast<int>(bytes.size()));
-  return std::string(reinterpret_cast<char*>(out.data()), static_cast<size_t>(n));
-}
+std::string Base64Encode(std::string_view bytes) { return ::lithify::Base64Encode(bytes); }
 
 Result<std::string> Base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) {

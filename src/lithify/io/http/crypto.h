@@ -1,5 +1,6 @@
-// Hashes, HMAC and Base64 on OpenSSL, for request signing (S3's SigV4, Azure's SharedKey)
-// and the checksums object stores ask for.
+// Hashes, HMAC and Base64 for request signing (S3's SigV4, Azure's SharedKey) and the
+// checksums object stores ask for: the digests on OpenSSL, Base64 encoding base's
+// (base/base64.h), Base64 decoding OpenSSL's (see Base64Decode).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -25,7 +26,10 @@ std::string Md5Base64(ByteView data);
 // Standard Base64 (with padding) of `bytes`.
 std::string Base64Encode(std::string_view bytes);
 // Decodes standard Base64 (padding required, whitespace not allowed). InvalidArgument
-// (without echoing the text: it is often a secret) when malformed.
+// (without echoing the text: it is often a secret) when malformed. OpenSSL's decoder,
+// not base's stricter Base64Decode: it also takes a '=' inside the text (read as zero
+// bits), more than two '=' at the end, and non-zero unused bits; kept so that an account
+// key accepted before is accepted now.
 Result<std::string> Base64Decode(std::string_view text);
 
 }  // namespace lithify::io::http
