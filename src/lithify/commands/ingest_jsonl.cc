@@ -204,45 +204,48 @@ class JsonParser {
     }
   }
 
-  Status ParseArray(JNode* out, int depth) {
+  // The members of an array or object after its opening character: `member()` reads
+  // one (the text after it is skipped over), then ',' continues and `close` ends. `what`
+  // ("array", "object") names the container in messages.
+  template <typename Member>
+  Status ParseMembers(char close, std::string_view what, Member&& member) {
     ++i_;
-    out->kind = JNode::Kind::kArray;
-    out->items.clear();
     SkipWs();
-    if (i_ < t_.size() && t_[i_] == ']') {
+    if (i_ < t_.size() && t_[i_] == close) {
       ++i_;
       return Status::OK();
     }
     while (true) {
       SkipWs();
-      out->items.emplace_back();
-      LITHIFY_RETURN_NOT_OK(ParseValue(&out->items.back(), depth + 1));
+      LITHIFY_RETURN_NOT_OK(member());
       SkipWs();
-      if (i_ >= t_.size()) return Error("unterminated array");
+      if (i_ >= t_.size()) return Error(fmt::format("unterminated {}", what));
       if (t_[i_] == ',') {
         ++i_;
         continue;
       }
-      if (t_[i_] == ']') {
+      if (t_[i_] == close) {
         ++i_;
         return Status::OK();
       }
-      return Error("expected ',' or ']' in array");
+      return Error(fmt::format("expected ',' or '{}' in {}", close, what));
     }
   }
 
+  Status ParseArray(JNode* out, int depth) {
+    out->kind = JNode::Kind::kArray;
+    out->items.clear();
+    return ParseMembers(']', "array", [&] {
+      out->items.emplace_back();
+      return ParseValue(&out->items.back(), depth + 1);
+    });
+  }
+
   Status ParseObject(JNode* out, int depth) {
-    ++i_;
     out->kind = JNode::Kind::kObject;
     out->items.clear();
     out->keys.clear();
-    SkipWs();
-    if (i_ < t_.size() && t_[i_] == '}') {
-      ++i_;
-      return Status::OK();
-    }
-    while (true) {
-      SkipWs();
+    return ParseMembers('}', "object", [&]() -> Status {
       if (i_ >= t_.size() || t_[i_] != '"') return Error("expected a string key in object");
       out->keys.emplace_back();
       LITHIFY_RETURN_NOT_OK(ParseString(&out->keys.back()));
@@ -251,19 +254,8 @@ class JsonParser {
       ++i_;
       SkipWs();
       out->items.emplace_back();
-      LITHIFY_RETURN_NOT_OK(ParseValue(&out->items.back(), depth + 1));
-      SkipWs();
-      if (i_ >= t_.size()) return Error("unterminated object");
-      if (t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (t_[i_] == '}') {
-        ++i_;
-        return Status::OK();
-      }
-      return Error("expected ',' or '}' in object");
-    }
+      return ParseValue(&out->items.back(), depth + 1);
+    });
   }
 
   std::string_view t_;

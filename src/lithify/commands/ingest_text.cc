@@ -54,6 +54,21 @@ Result<int64_t> ParseIntText(std::string_view text, TypeKind kind, bool quoted) 
   return v;
 }
 
+// `t` (plain number syntax, already checked) as an F, widened to double; the messages
+// quote `text` as written.
+template <typename F>
+Result<double> FromChars(std::string_view t, std::string_view text, bool quoted, const char* type_name) {
+  F v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec == std::errc::result_out_of_range) {
+    return Status::InvalidArgument("{} is out of range for {}", Shown(text, quoted), type_name);
+  }
+  if (ec != std::errc() || p != t.data() + t.size() || t.empty()) {
+    return Status::InvalidArgument("{} is not a valid {}", Shown(text, quoted), type_name);
+  }
+  return static_cast<double>(v);
+}
+
 Result<double> ParseFloatText(std::string_view text, bool is_float, bool quoted) {
   const char* type_name = is_float ? "float" : "double";
   if (text == "NaN" || text == "nan") return std::numeric_limits<double>::quiet_NaN();
@@ -69,26 +84,8 @@ Result<double> ParseFloatText(std::string_view text, bool is_float, bool quoted)
       return Status::InvalidArgument("{} is not a valid {}", Shown(text, quoted), type_name);
     }
   }
-  if (is_float) {
-    float f = 0;
-    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), f);
-    if (ec == std::errc::result_out_of_range) {
-      return Status::InvalidArgument("{} is out of range for float", Shown(text, quoted));
-    }
-    if (ec != std::errc() || p != t.data() + t.size() || t.empty()) {
-      return Status::InvalidArgument("{} is not a valid float", Shown(text, quoted));
-    }
-    return static_cast<double>(f);
-  }
-  double d = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), d);
-  if (ec == std::errc::result_out_of_range) {
-    return Status::InvalidArgument("{} is out of range for double", Shown(text, quoted));
-  }
-  if (ec != std::errc() || p != t.data() + t.size() || t.empty()) {
-    return Status::InvalidArgument("{} is not a valid double", Shown(text, quoted));
-  }
-  return d;
+  if (is_float) return FromChars<float>(t, text, quoted, type_name);
+  return FromChars<double>(t, text, quoted, type_name);
 }
 
 

@@ -209,21 +209,12 @@ Result<Value> FromJsonValue(const Type& t, const json::Json& j) {
       if (!micros.ok()) return mismatch();
       int64_t v = *micros;
       if (IsNanos(t)) {
-        // Keep the sub-microsecond digits ParseTimestamp drops.
-        int64_t extra = 0;
-        size_t dot = s->find('.');
-        if (dot != std::string::npos) {
-          size_t k = dot + 1, digits = 0;
-          int64_t frac = 0;
-          while (k < s->size() && std::isdigit(static_cast<unsigned char>((*s)[k])) && digits < 9) {
-            frac = frac * 10 + ((*s)[k] - '0');
-            ++k;
-            ++digits;
-          }
-          while (digits < 9) { frac *= 10; ++digits; }
-          extra = frac % 1000;
-        }
-        v = v * 1000 + extra;
+        // Keep the sub-microsecond digits ParseTimestamp drops: the text parsed, so the
+        // reader it is built on gives its fraction.
+        IsoTimestampParts parts;
+        size_t end = 0;
+        ReadIsoTimestamp(*s, /*lowercase_t=*/false, &parts, &end);
+        v = v * 1000 + parts.nanos % 1000;
       }
       return Temporal(t, v);
     }
