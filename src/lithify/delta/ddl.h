@@ -34,32 +34,13 @@
 
 #include "lithify/base/result.h"
 #include "lithify/delta/actions.h"
+#include "lithify/delta/ddl_parser.h"
 #include "lithify/delta/schema.h"
 #include "lithify/delta/snapshot.h"
 
 namespace lithify::delta {
 
-// ---- schema DDL and JSON ------------------------------------------------------------
-
-// Parses Spark-style column definitions: "name type [NOT NULL] [COMMENT 'text'], ...".
-// Types (keywords case-insensitive): boolean, byte/tinyint, short/smallint,
-// int/integer, long/bigint, float/real, double, decimal[(p[,s])] (bare = (10,0)),
-// string, binary, date, timestamp, timestamp_ntz, struct<a: int, b string>, array<T>,
-// map<K,V>. Names are identifiers ([A-Za-z0-9_]+) or `back quoted` (`` inside is one
-// backquote). A COMMENT becomes the field metadata "comment" (as Spark stores it).
-// InvalidArgument "schema DDL: at position N: expected X, found 'Y'" (N is the 0-based
-// byte offset). Duplicate names are checked by the planners, not here.
-Result<StructType> ParseSchemaDdl(std::string_view ddl);
-
-// The schemaString Delta writes: {"type":"struct","fields":[{"name","type","nullable",
-// "metadata"}]} with arrays {"type":"array","elementType","containsNull"} and maps
-// {"type":"map","keyType","valueType","valueContainsNull"}. ParseSchema(SchemaToJson(s))
-// equals s (metadata values are JSON texts and are embedded as JSON; a value that is
-// not valid JSON is written as a JSON string).
-std::string SchemaToJson(const StructType& schema);
-
-// Structural equality of two types (names, nullability, metadata, children).
-bool SameType(const DataType& a, const DataType& b);
+// Schema DDL: ddl_parser.h; schema JSON (SchemaToJson, SameType): schema.h.
 
 // ---- create ------------------------------------------------------------------------
 

@@ -21,6 +21,12 @@ std::string Dump(const Json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string Dump(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string QuotedString(std::string_view s) { return Dump(Json(std::string(s))); }
+
 namespace {
 
 // Swallows parse errors so that nlohmann reports them as a false return, never by throwing.

@@ -30,6 +30,11 @@ Result<Json> Parse(std::string_view text);
 
 // Serializes compactly; invalid UTF-8 in strings is replaced (never throws).
 std::string Dump(const Json& j);
+// The same for an ordered_json (members in insertion order: Delta's schemaString and
+// domain metadata keep their key order).
+std::string Dump(const nlohmann::ordered_json& j);
+// The JSON string literal of `s`, quoted and escaped as Dump writes it.
+std::string QuotedString(std::string_view s);
 
 // Streams `text` through `sax` (nlohmann's SAX interface; number_float receives the
 // number's text as written, which the DOM drops after rounding it to a double). The

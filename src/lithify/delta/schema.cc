@@ -413,4 +413,88 @@ Result<std::string> PhysicalName(const StructField& f, ColumnMappingMode mode) {
   return *p;
 }
 
+// ---- schema JSON (the writer of what ParseSchema reads) ----------------------------
+
+namespace {
+
+using OJson = nlohmann::ordered_json;
+using Kind = DataType::Kind;
+
+OJson TypeJson(const DataType& t);
+
+OJson MetadataJson(const std::map<std::string, std::string>& md) {
+  OJson out = OJson::object();
+  for (const auto& [k, v] : md) {
+    // (The value is dumped again with the schema: a deep one is kept as a string.)
+    OJson parsed = JsonNestedDeeper(v) ? OJson(OJson::value_t::discarded)
+                                       : OJson::parse(v, nullptr, /*allow_exceptions=*/false);
+    out[k] = parsed.is_discarded() ? OJson(v) : std::move(parsed);
+  }
+  return out;
+}
+
+OJson FieldJson(const StructField& f) {
+  OJson j;
+  j["name"] = f.name;
+  j["type"] = TypeJson(f.type);
+  j["nullable"] = f.nullable;
+  j["metadata"] = MetadataJson(f.metadata);
+  return j;
+}
+
+OJson TypeJson(const DataType& t) {
+  switch (t.kind) {
+    case Kind::kStruct: {
+      OJson fields = OJson::array();
+      for (const auto& f : t.fields) fields.push_back(FieldJson(f));
+      OJson j;
+      j["type"] = "struct";
+      j["fields"] = std::move(fields);
+      return j;
+    }
+    case Kind::kArray: {
+      OJson j;
+      j["type"] = "array";
+      j["elementType"] = t.element ? TypeJson(*t.element) : OJson("void");
+      j["containsNull"] = t.contains_null;
+      return j;
+    }
+    case Kind::kMap: {
+      OJson j;
+      j["type"] = "map";
+      j["keyType"] = t.key ? TypeJson(*t.key) : OJson("void");
+      j["valueType"] = t.value ? TypeJson(*t.value) : OJson("void");
+      j["valueContainsNull"] = t.value_contains_null;
+      return j;
+    }
+    default:
+      return t.ToString();
+  }
+}
+
+bool SamePtr(const std::shared_ptr<const DataType>& a, const std::shared_ptr<const DataType>& b) {
+  if (!a || !b) return !a && !b;
+  return SameType(*a, *b);
+}
+
+}  // namespace
+
+std::string SchemaToJson(const StructType& schema) { return json::Dump(TypeJson(schema)); }
+
+bool SameType(const DataType& a, const DataType& b) {
+  if (a.kind != b.kind || a.precision != b.precision || a.scale != b.scale ||
+      a.contains_null != b.contains_null || a.value_contains_null != b.value_contains_null ||
+      a.fields.size() != b.fields.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.fields.size(); ++i) {
+    const StructField& x = a.fields[i];
+    const StructField& y = b.fields[i];
+    if (x.name != y.name || x.nullable != y.nullable || x.metadata != y.metadata || !SameType(x.type, y.type)) {
+      return false;
+    }
+  }
+  return SamePtr(a.element, b.element) && SamePtr(a.key, b.key) && SamePtr(a.value, b.value);
+}
+
 }  // namespace lithify::delta

@@ -71,6 +71,16 @@ using StructType = DataType;
 // `variant` and `void` parse (the protocol gate decides whether they are readable).
 Result<StructType> ParseSchema(std::string_view schema_string);
 
+// The schemaString Delta writes: {"type":"struct","fields":[{"name","type","nullable",
+// "metadata"}]} with arrays {"type":"array","elementType","containsNull"} and maps
+// {"type":"map","keyType","valueType","valueContainsNull"}. ParseSchema(SchemaToJson(s))
+// equals s (metadata values are JSON texts and are embedded as JSON; a value that is
+// not valid JSON is written as a JSON string).
+std::string SchemaToJson(const StructType& schema);
+
+// Structural equality of two types (names, nullability, metadata, children).
+bool SameType(const DataType& a, const DataType& b);
+
 enum class ColumnMappingMode { kNone, kId, kName };
 
 std::string_view ColumnMappingModeName(ColumnMappingMode mode);
