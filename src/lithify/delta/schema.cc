@@ -160,8 +160,8 @@ bool ParseDate(std::string_view s, int64_t* days) {
     return false;
   }
   if (s[0] == '-') y = -y;
-  static const unsigned kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1 || d > kDays[m - 1]) return false;
+  // February 29 only in leap years: a day that does not exist is malformed, not the next one.
+  if (m < 1 || m > 12 || d < 1 || d > DaysInMonth(y, m)) return false;
   *days = DaysFromCivil(y, m, d);
   return true;
 }

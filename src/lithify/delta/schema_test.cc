@@ -98,6 +98,7 @@ TEST(PartitionValueTest, TypesValuesPerAppendix) {
   EXPECT_EQ(*ParsePartitionValue(Prim(K::kInteger), "-12"), table::Value::Int64(-12));
   EXPECT_EQ(*ParsePartitionValue(Prim(K::kBoolean), "true"), table::Value::Boolean(true));
   EXPECT_EQ(*ParsePartitionValue(Prim(K::kDate), "2021-03-04"), table::Value::Date(18690));
+  EXPECT_EQ(*ParsePartitionValue(Prim(K::kDate), "2024-02-29"), table::Value::Date(19782));  // a leap day
   EXPECT_EQ(*ParsePartitionValue(Prim(K::kTimestamp), "1970-01-01 00:00:01.5"),
             table::Value::Timestamp(1'500'000));
   EXPECT_EQ(*ParsePartitionValue(Prim(K::kTimestamp), "1970-01-01T00:00:01.000001Z"),
@@ -110,7 +111,7 @@ TEST(PartitionValueTest, TypesValuesPerAppendix) {
   EXPECT_EQ(ParsePartitionValue(Prim(K::kDouble), "2.5")->dbl(), 2.5);
   for (auto [k, text] : std::vector<std::pair<K, const char*>>{
            {K::kByte, "300"}, {K::kInteger, "1.5"}, {K::kBoolean, "yes"}, {K::kDate, "2021-13-01"},
-           {K::kTimestamp, "yesterday"}, {K::kDouble, "1x"}}) {
+           {K::kDate, "2023-02-29"}, {K::kTimestamp, "2023-02-29 00:00:00"}, {K::kTimestamp, "yesterday"}, {K::kDouble, "1x"}}) {
     EXPECT_TRUE(ParsePartitionValue(Prim(k), std::string(text)).status().IsCorruption()) << text;
   }
   EXPECT_TRUE(ParsePartitionValue(Prim(K::kDecimal, 3, 1), "123.4").status().IsCorruption());
