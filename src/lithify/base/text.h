@@ -19,6 +19,22 @@ inline std::string AsciiLower(std::string_view s) {
   return out;
 }
 
+// The character JSON's one-letter escape `\e` stands for ('"', '\\', '/', b, f, n, r, t),
+// or -1 for every other letter (\u and invalid escapes are the caller's).
+constexpr int JsonSimpleEscape(char e) {
+  switch (e) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '/': return '/';
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    default: return -1;
+  }
+}
+
 // `st` as it is when it is OK or its message names `path` already (errors from lower
 // layers usually do), else with `path` as its context: an error about a file always
 // names the file.

@@ -6,6 +6,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/base/nesting.h"
+#include "lithify/base/text.h"
 #include "lithify/base/utf8.h"
 #include "lithify/commands/ingest_text.h"
 
@@ -172,15 +173,11 @@ class JsonParser {
       ++i_;
       if (i_ >= t_.size()) return Error("unterminated string");
       char e = t_[i_++];
+      if (const int simple = JsonSimpleEscape(e); simple >= 0) {
+        out->push_back(static_cast<char>(simple));
+        continue;
+      }
       switch (e) {
-        case '"': out->push_back('"'); break;
-        case '\\': out->push_back('\\'); break;
-        case '/': out->push_back('/'); break;
-        case 'b': out->push_back('\b'); break;
-        case 'f': out->push_back('\f'); break;
-        case 'n': out->push_back('\n'); break;
-        case 'r': out->push_back('\r'); break;
-        case 't': out->push_back('\t'); break;
         case 'u': {
           uint32_t cp = 0;
           if (!Hex4(&cp)) return Error("invalid \\u escape");

@@ -11,6 +11,8 @@
 #include <sys/mman.h>
 #endif
 
+#include "lithify/base/text.h"
+
 namespace lithify::delta {
 
 namespace {
@@ -174,18 +176,9 @@ class LineScanner {
       }
       out->append(run, p_ - run);
       if (p_ + 1 == e_) return false;
-      char esc = p_[1];
-      switch (esc) {
-        case '"': out->push_back('"'); break;
-        case '\\': out->push_back('\\'); break;
-        case '/': out->push_back('/'); break;
-        case 'b': out->push_back('\b'); break;
-        case 'f': out->push_back('\f'); break;
-        case 'n': out->push_back('\n'); break;
-        case 'r': out->push_back('\r'); break;
-        case 't': out->push_back('\t'); break;
-        default: return false;  // \u and invalid escapes: the slow path
-      }
+      const int esc = JsonSimpleEscape(p_[1]);
+      if (esc < 0) return false;  // \u and invalid escapes: the slow path
+      out->push_back(static_cast<char>(esc));
       p_ += 2;
       run = p_;
     }

@@ -30,7 +30,7 @@ Result<int64_t> ReadVarLong(ByteView* in) {
       u |= static_cast<uint64_t>(p[i] & 0x7F) << (7 * i);
       if ((p[i] & 0x80) == 0) {
         *in = in->subspan(static_cast<size_t>(i) + 1);
-        return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+        return wire::UnZigZag(u);
       }
     }
     return Status::Corruption("varint longer than 10 bytes");
@@ -42,7 +42,7 @@ Result<int64_t> ReadVarLong(ByteView* in) {
     // Bits past the 64th are dropped, as Java's decoder does (some writers zigzag-encode
     // unsigned 64-bit ids into 65 bits).
     u |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+    if ((b & 0x80) == 0) return wire::UnZigZag(u);
   }
   return Status::Corruption("varint longer than 10 bytes");
 }

@@ -137,6 +137,8 @@ Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Pr
 // entry decoder, which fills Iceberg's structs without a Value tree), with the checks
 // Decode makes: truncation, varint length, int range, lengths against the bytes left.
 namespace wire {
+// The signed value of a zigzag-encoded varint's bits (Avro's int and long encoding).
+constexpr int64_t UnZigZag(uint64_t u) { return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1)); }
 // Varints of more than one byte (and every error): ReadLong's and ReadInt's out-of-line half.
 Result<int64_t> ReadLongSlow(ByteView* in);
 Result<int32_t> ReadIntSlow(ByteView* in);
@@ -146,15 +148,15 @@ inline Result<int64_t> ReadLong(ByteView* in) {
   if (!in->empty() && ((*in)[0] & 0x80) == 0) {
     const uint64_t u = (*in)[0];
     *in = in->subspan(1);
-    return static_cast<int64_t>((u >> 1) ^ (~(u & 1) + 1));
+    return UnZigZag(u);
   }
   return ReadLongSlow(in);
 }
 inline Result<int32_t> ReadInt(ByteView* in) {
   if (!in->empty() && ((*in)[0] & 0x80) == 0) {
-    const uint32_t u = (*in)[0];
+    const uint64_t u = (*in)[0];
     *in = in->subspan(1);
-    return static_cast<int32_t>((u >> 1) ^ (~(u & 1) + 1));
+    return static_cast<int32_t>(UnZigZag(u));  // one byte: |value| < 64
   }
   return ReadIntSlow(in);
 }
