@@ -1096,8 +1096,11 @@ Result<bool> LiveRowsReader::Next(LiveBatch* out) {
 
 Schema WithRowLineage(const Schema& schema) {
   Schema s = schema;
-  for (auto [id, name] : {std::pair{kRowIdFieldId, kRowIdColumn},
-                          std::pair{kLastUpdatedSequenceNumberFieldId, kLastUpdatedSequenceNumberColumn}}) {
+  for (const auto& column : {std::pair{kRowIdFieldId, kRowIdColumn},
+                             std::pair{kLastUpdatedSequenceNumberFieldId, kLastUpdatedSequenceNumberColumn}}) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture those in a lambda.
+    const int id = column.first;
+    const std::string_view name = column.second;
     const bool taken = std::any_of(s.fields.begin(), s.fields.end(),
                                    [&](const NestedField& f) { return f.id == id || f.name == name; });
     if (taken) continue;
