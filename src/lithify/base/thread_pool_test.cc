@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "lithify/base/busy_pool.h"
+
 namespace lithify {
 namespace {
 
@@ -232,6 +234,19 @@ TEST(ThreadPool, ProcessWidePoolsAndReplacement) {
   });
   ASSERT_TRUE(st.ok());
   EXPECT_EQ(leaves.load(), 64);
+}
+
+// Every pool thread held by unrelated work: the waiters do all of it themselves.
+TEST(ParallelFor, CompletesWhenEveryPoolThreadIsBusy) {
+  BusyCpuPool busy;
+  std::atomic<int> leaves{0};
+  Status st = ParallelFor(CpuPool(), 6, 3, [&](size_t) {
+    TaskGroup inner(CpuPool(), 2);
+    for (int k = 0; k < 5; ++k) inner.Run([&] { ++leaves; });
+    return inner.Wait();
+  });
+  ASSERT_TRUE(st.ok());
+  EXPECT_EQ(leaves.load(), 30);
 }
 
 }  // namespace

@@ -5,16 +5,14 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <mutex>
 #include <string_view>
-#include <system_error>
-#include <thread>
 #include <unordered_set>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/thread_pool.h"
 #include "lithify/delta/write_gate.h"
 #include "lithify/delta/actions.h"
 #include "lithify/delta/checkpoint_writer.h"
@@ -296,36 +294,17 @@ VacuumProtected CountProtected(const std::vector<planner::ListedEntry>& consider
   return p;
 }
 
-// Deletes every file with at most `parallelism` deletes in flight; the first error stops
-// handing out work and is returned. Deletes are idempotent, so a rerun is safe.
+// Deletes every file with at most `parallelism` deletes in flight (on the IO pool: they
+// wait on the store); a failure stops handing out work, and the error returned is the
+// first by plan order among the deletes made. Deletes are idempotent, so a rerun is safe.
 Status DeleteFiles(io::FileSystem* fs, const std::string& root, const std::vector<planner::VacuumDeletion>& dels,
                    int parallelism, int64_t* deleted) {
-  std::atomic<size_t> next{0};
   std::atomic<int64_t> done{0};
-  std::atomic<bool> failed{false};
-  std::mutex mu;
-  Status first;
-  auto work = [&] {
-    for (size_t i = next++; i < dels.size() && !failed.load(); i = next++) {
-      Status st = fs->Delete(io::JoinPath(root, dels[i].path));
-      if (st.ok()) {
-        ++done;
-        continue;
-      }
-      std::lock_guard<std::mutex> lock(mu);
-      if (first.ok()) first = st.WithContextF("vacuum: deleting '{}'", dels[i].path);
-      failed = true;
-    }
-  };
-  const size_t n = std::min<size_t>(static_cast<size_t>(std::max(parallelism, 1)), dels.size());
-  std::vector<std::thread> threads;
-  try {
-    for (size_t t = 1; t < n; ++t) threads.emplace_back(work);
-  } catch (const std::system_error&) {
-    // Fewer threads than asked: the calling thread still drains the queue.
-  }
-  work();
-  for (std::thread& t : threads) t.join();
+  Status first = ParallelFor(IoPool(), dels.size(), std::max(parallelism, 1), [&](size_t i) -> Status {
+    LITHIFY_RETURN_NOT_OK_CTX(fs->Delete(io::JoinPath(root, dels[i].path)), "vacuum: deleting '{}'", dels[i].path);
+    ++done;
+    return Status::OK();
+  });
   *deleted = done.load();
   return first;
 }

@@ -1,14 +1,13 @@
 #include "lithify/delta/bin_io.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <limits>
-#include <thread>
 #include <utility>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
+#include "lithify/base/thread_pool.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/deletion_vector.h"
 #include "lithify/delta/stats.h"
@@ -213,7 +212,7 @@ Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& 
 
 namespace {
 
-// Opens `paths` and reads their footers, kOpenAhead at a time on as many threads: on an
+// Opens `paths` and reads their footers, kOpenAhead at a time: on an
 // object store an open is one request (the footer comes with it), so a bin of small files
 // is bound by round trips, not by bytes, unless several are in flight. Results by index.
 constexpr size_t kOpenAhead = 16;
@@ -239,14 +238,12 @@ std::vector<Result<OpenedFooter>> OpenFooters(io::FileSystem* fs, const std::vec
     LITHIFY_ASSIGN_OR_RETURN_CTX(o.reader, parquet::FileReader::Open(std::move(file)), "{}", paths[i]);
     return o;
   };
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < paths.size(); i = next++) out[i] = open_one(i);
-  };
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < std::min(kOpenAhead, paths.size()); ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
+  // Every path is opened (errors stay in `out`, by index), on the IO pool: the work is
+  // round trips, and kOpenAhead is more than the cores.
+  (void)ParallelFor(IoPool(), paths.size(), static_cast<int>(kOpenAhead), [&](size_t i) {
+    out[i] = open_one(i);
+    return Status::OK();
+  });
   return out;
 }
 

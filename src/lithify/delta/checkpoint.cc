@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/thread_pool.h"
 #include "lithify/delta/checkpoint_extract.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
@@ -110,7 +111,7 @@ class BatchSource {
 };
 
 // A decoded batch and its add paths classified for extraction (add_path_keys on the
-// decoding thread, add_path_hints on the consuming one).
+// decoding thread -- a pool thread or the consumer --, add_path_hints on the consuming one).
 struct DecodedBatch {
   parquet::RowBatch batch;
   std::vector<std::string_view> paths;  // per row; empty when not computed
@@ -118,10 +119,13 @@ struct DecodedBatch {
   std::vector<uint32_t> hints;
 };
 
-// Two batches in flight: a decoding thread fills one (and runs `prepare` on it) while
-// the calling thread consumes the other. Batches reach the consumer in stream order,
-// and a decode error reaches it only after every batch decoded before it, so the
-// outcome is that of the sequential loop.
+// Two batches in flight: a decoding task on the CPU pool fills one (and runs `prepare`
+// on it) while the calling thread consumes the other. The source is sequential, so one
+// decode runs at a time: the task decodes while a batch is free, then ends rather than
+// block a pool thread, and the consumer queues it again when it frees a batch. When the
+// consumer would wait for a decode nobody has started (the pool busy), it decodes
+// itself. Batches reach the consumer in stream order, and a decode error reaches it only
+// after every batch decoded before it, so the outcome is that of the sequential loop.
 class BatchPipeline {
  public:
   BatchPipeline(BatchSource* source, const std::function<void(DecodedBatch*)>& prepare)
@@ -130,78 +134,81 @@ class BatchPipeline {
   }
   ~BatchPipeline() { Stop(); }
 
-  // False when the thread cannot be started (the caller then reads sequentially).
-  bool Start() {
-    try {
-      thread_ = std::thread([this] { Produce(); });
-      return true;
-    } catch (...) {
-      return false;
-    }
-  }
-
   // Calls `consume` for each batch in order; returns its first error, else the decoding
   // error, else OK.
   template <typename F>
   Status Run(F&& consume) {
     Status result;
+    std::unique_lock<std::mutex> lock(mu_);
+    WakeDecoder();
     while (true) {
-      DecodedBatch* batch = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return !ready_.empty() || done_; });
-        if (ready_.empty()) break;  // done, and every decoded batch consumed
-        batch = ready_.front();
-        ready_.pop_front();
+      while (ready_.empty() && !done_) {
+        if (!decoding_ && !free_.empty()) {
+          DecodeOne(lock);  // rather than wait for a task the pool has not started
+        } else {
+          cv_.wait(lock);
+        }
       }
+      if (ready_.empty()) break;  // done, and every decoded batch consumed
+      DecodedBatch* batch = ready_.front();
+      ready_.pop_front();
+      lock.unlock();
       result = consume(batch);
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        free_.push_back(batch);
-        if (!result.ok()) stop_ = true;
-      }
-      cv_.notify_all();
+      lock.lock();
+      free_.push_back(batch);
       if (!result.ok()) break;
+      WakeDecoder();
     }
+    lock.unlock();
     Stop();
     if (!result.ok()) return result;
     return decode_status_;
   }
 
  private:
-  void Produce() {
-    while (true) {
-      DecodedBatch* batch = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return !free_.empty() || stop_; });
-        if (stop_) break;
-        batch = free_.back();
-        free_.pop_back();
-      }
-      Result<bool> more = source_->Next(&batch->batch);
-      if (more.ok() && *more && prepare_) prepare_(batch);
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!more.ok() || !*more) {
-        if (!more.ok()) decode_status_ = more.status();
-        free_.push_back(batch);
-        break;
-      }
+  bool CanDecode() const { return !decoding_ && !done_ && !stop_ && !free_.empty(); }
+
+  // Decodes the next batch into a free one (mu_ held on entry and exit, not meanwhile).
+  void DecodeOne(std::unique_lock<std::mutex>& lock) {
+    decoding_ = true;
+    DecodedBatch* batch = free_.back();
+    free_.pop_back();
+    lock.unlock();
+    Result<bool> more = source_->Next(&batch->batch);
+    if (more.ok() && *more && prepare_) prepare_(batch);
+    lock.lock();
+    decoding_ = false;
+    if (more.ok() && *more) {
       ready_.push_back(batch);
-      cv_.notify_all();
+    } else {
+      if (!more.ok()) decode_status_ = more.status();
+      free_.push_back(batch);
+      done_ = true;
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    done_ = true;
     cv_.notify_all();
   }
 
+  // The pool task.
+  void Decode() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (CanDecode()) DecodeOne(lock);
+    task_queued_ = false;
+  }
+
+  // Queues the decoding task unless it is queued already or has nothing to do (mu_ held).
+  void WakeDecoder() {
+    if (task_queued_ || !CanDecode()) return;
+    task_queued_ = true;
+    decoder_.Run([this] { Decode(); });
+  }
+
+  // A task still queued runs here (and finds stop_ set); a running decode finishes.
   void Stop() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       stop_ = true;
     }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    (void)decoder_.Wait();
   }
 
   BatchSource* source_;
@@ -211,10 +218,12 @@ class BatchPipeline {
   std::condition_variable cv_;
   std::vector<DecodedBatch*> free_;
   std::deque<DecodedBatch*> ready_;
+  bool decoding_ = false;
+  bool task_queued_ = false;
   bool done_ = false;
   bool stop_ = false;
   Status decode_status_;
-  std::thread thread_;
+  TaskGroup decoder_{CpuPool(), 1};  // last: destroyed (and waited for) first
 };
 
 int EffectiveThreads(int requested) {
@@ -268,7 +277,7 @@ Status ReadParquetCheckpoint(io::FileSystem* fs, const std::string& path, const 
   };
   if (EffectiveThreads(options.threads) >= 2 && reader->metadata().num_rows > kCheckpointBatchRows) {
     BatchPipeline pipeline(&source, prepare);
-    if (pipeline.Start()) return pipeline.Run(consume);
+    return pipeline.Run(consume);
   }
   DecodedBatch batch;
   while (true) {

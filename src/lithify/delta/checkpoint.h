@@ -62,7 +62,8 @@ struct CheckpointReadOptions {
   std::function<Status(const AddFileView&)> on_add;
   // Optional, with on_add: classify the add paths of each batch ahead of on_add, in two
   // steps. `add_path_keys` must be a pure function of the paths (thread-safe, reading
-  // no state that changes): it runs on the decoding thread when there is one.
+  // no state that changes): it runs wherever the batch is decoded (a CPU-pool thread,
+  // or the calling thread when that one decodes).
   // `add_path_hints` runs on the calling thread just before the batch's rows go to the
   // sinks, with the same paths and the keys, and writes the hints (zeroed beforehand)
   // that on_add receives as AddFileView::path_hint. `paths[i]` is batch row i's add.path
@@ -71,8 +72,9 @@ struct CheckpointReadOptions {
   std::function<void(std::span<const std::string_view> paths, std::span<const uint64_t> keys,
                      std::span<uint32_t> hints)>
       add_path_hints;
-  // Threads: with 2 or more, batches are decoded on a second thread while the calling
-  // thread extracts actions from the previous one (memory: one more batch). 0 =
+  // Threads: with 2 or more, batches are decoded by a task on the CPU pool
+  // (base/thread_pool.h) while the calling thread extracts actions from the previous
+  // one (memory: one more batch). 0 =
   // automatic (2 when the machine has more than one core). Sinks are always called on
   // the calling thread, in file order, so the result does not depend on it.
   int threads = 0;

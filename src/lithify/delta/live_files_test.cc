@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "lithify/base/busy_pool.h"
 #include "lithify/base/macros.h"
 #include "lithify/delta/checkpoint.h"
 #include "lithify/delta/snapshot.h"
@@ -418,6 +419,20 @@ TEST(LiveFilesTest, TwoThreadReplayEqualsSequentialReplay) {
   // A re-added file carries the commit's size, and commit adds precede checkpoint adds.
   EXPECT_NE(std::find(one.rows.begin(), one.rows.end(), FileName(4) + "|4||d=x|-"), one.rows.end());
   EXPECT_EQ(one.rows.front().substr(one.rows.front().find('|'), 3), "|4|");
+}
+
+// Commit parsing and checkpoint decoding are CPU-pool tasks: with every pool thread busy
+// the loading thread does that work itself and the result is the same.
+TEST(LiveFilesTest, TwoThreadReplayCompletesWhenThePoolIsBusy) {
+  TempDir dir;
+  const int kFiles = 2 * static_cast<int>(kCheckpointBatchRows) + 123;  // the pipeline runs
+  WriteTable(dir.path("t"), kFiles, /*bad_row=*/-1);
+  Seen one = LoadWith(dir.path("t"), 1, StatsMode::kRaw);
+  ASSERT_EQ(one.error, "");
+  BusyCpuPool busy;
+  Seen two = LoadWith(dir.path("t"), 2, StatsMode::kRaw);
+  ASSERT_EQ(two.error, "");
+  EXPECT_EQ(two.rows, one.rows);
 }
 
 TEST(LiveFilesTest, TwoThreadReplayReportsTheSequentialError) {

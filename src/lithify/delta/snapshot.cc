@@ -18,6 +18,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
+#include "lithify/base/thread_pool.h"
 #include "lithify/delta/checkpoint.h"
 #include "lithify/delta/stats.h"
 #include "lithify/io/uri.h"
@@ -427,11 +428,11 @@ class SnapshotBuilder {
   // Commits newest first; inside a commit the last action wins, so lines are taken in
   // reverse ("keep only the newest reference for each logical file"). Parsing is most of
   // the cost and independent per file; applying must go in order. With 2 threads a
-  // helper parses commits ahead (at most kCommitsAhead beyond the one being applied),
-  // and the loading thread parses the next one itself whenever it would otherwise wait,
-  // so the helper takes most of the parsing while this thread applies. Actions are
-  // applied in order and a commit's parse error surfaces when its turn comes, so the
-  // result (and the first error) is the sequential one.
+  // helper task on the CPU pool parses commits ahead (at most kCommitsAhead beyond the
+  // one being applied), and the loading thread parses the next one itself whenever it
+  // would otherwise wait, so the helper takes most of the parsing while this thread
+  // applies. Actions are applied in order and a commit's parse error surfaces when its
+  // turn comes, so the result (and the first error) is the sequential one.
   static constexpr size_t kCommitsAhead = 3;
   Status ReplayCommits() {
     const auto& commits = snap_->segment_.commits;
@@ -448,6 +449,7 @@ class SnapshotBuilder {
     size_t next_parse = 0;  // the next commit nobody has claimed to parse
     size_t applying = 0;    // the commit being applied (or waited for)
     bool stop = false;
+    bool helper_queued = false;  // a helper task is queued or running
     // Claims and parses one commit (mu held on entry and exit).
     auto parse_one = [&](std::unique_lock<std::mutex>& lock) {
       const size_t k = next_parse++;
@@ -457,26 +459,26 @@ class SnapshotBuilder {
       parsed[k].emplace(std::move(r));
       cv.notify_all();
     };
-    std::thread helper;
-    try {
-      helper = std::thread([&] {
-        std::unique_lock<std::mutex> lock(mu);
-        while (true) {
-          cv.wait(lock, [&] { return stop || next_parse >= n || next_parse <= applying + kCommitsAhead; });
-          if (stop || next_parse >= n) return;
-          parse_one(lock);
-        }
-      });
-    } catch (...) {
-      // no thread: this thread parses everything below
-    }
+    // The helper parses while the window allows, then ends rather than block a pool
+    // thread; the loading thread queues it again when the window moves. A claimed commit
+    // is always being parsed by a running thread, so waiting for it cannot deadlock, and
+    // a helper still queued at the end runs on this thread in Wait and sees `stop`.
+    TaskGroup helper(CpuPool(), 1);
+    auto help = [&] {
+      std::unique_lock<std::mutex> lock(mu);
+      while (!stop && next_parse < n && next_parse <= applying + kCommitsAhead) parse_one(lock);
+      helper_queued = false;
+    };
     Status st;
     for (size_t k = 0; k < n && st.ok(); ++k) {
       Result<std::vector<Action>> r = std::vector<Action>();
       {
         std::unique_lock<std::mutex> lock(mu);
         applying = k;
-        cv.notify_all();
+        if (!helper_queued && next_parse < n) {
+          helper_queued = true;
+          helper.Run(help);
+        }
         while (!parsed[k]) {
           if (next_parse < n && next_parse <= k + kCommitsAhead) {
             parse_one(lock);  // rather than wait
@@ -493,8 +495,7 @@ class SnapshotBuilder {
       std::lock_guard<std::mutex> lock(mu);
       stop = true;
     }
-    cv.notify_all();
-    if (helper.joinable()) helper.join();
+    (void)helper.Wait();
     return st;
   }
 

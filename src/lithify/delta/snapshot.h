@@ -13,7 +13,8 @@
 // its path, partition values and -- unless StatsMode::kNone -- stats text), the
 // tombstones and a set of the file keys seen in commits (checkpoint keys are unique by
 // construction and are not remembered); actions are not retained. Checkpoint files are
-// streamed batch by batch (decoding and extraction overlap on two threads).
+// streamed batch by batch (decoding and extraction overlap on two threads: a CPU-pool
+// task of base/thread_pool.h and the loading thread).
 // table::FileEntry values are built only when files() is first called.
 //
 // A Snapshot is immutable once loaded and safe to share across threads (hold it by
@@ -86,7 +87,8 @@ enum class StatsMode {
 struct LoadOptions {
   StatsMode stats = StatsMode::kParsed;
   // Threads for replay: with 2, commit files are parsed two at a time, and a Parquet
-  // checkpoint is decoded on a second thread while the loading thread turns the
+  // checkpoint is decoded on a second thread (CPU-pool tasks, base/thread_pool.h; the
+  // loading thread does that work itself when no pool thread is free) while it turns the
   // previous batch into live files. 0 = automatic (2 when the machine has more than one
   // core), 1 = all on the loading thread. The result (files, order, first error) does
   // not depend on it.

@@ -1,11 +1,11 @@
 #include "lithify/exec/executor.h"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <thread>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/thread_pool.h"
 
 namespace lithify::exec {
 
@@ -96,51 +96,40 @@ Result<std::vector<BinResult>> ScheduleBins(const planner::Plan& plan, const std
     results[i].status = Status::Cancelled("bin {} was not started because another bin failed", bin_ids[i]);
   }
   std::mutex mu;  // guards progress and the callback
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
   auto report = [&](auto&& update) {
     std::lock_guard<std::mutex> lock(mu);
     update(progress);
     if (options.progress) options.progress(progress);
   };
-  auto worker = [&] {
-    for (;;) {
-      if (failed.load()) return;
-      const size_t i = next.fetch_add(1);
-      if (i >= bin_ids.size()) return;
-      const planner::Bin& bin = plan.bins[bin_ids[i]];
-      auto on_file = [&](int64_t bytes) {
-        report([&](Progress& p) {
-          ++p.files_read;
-          p.bytes_read += bytes;
-        });
-      };
-      Result<BinResult> r = run_one(bin, on_file);
-      if (!r.ok()) {
-        failed.store(true);
-        results[i].status = r.status().WithContextF("bin {}", bin.id);
-      } else {
-        results[i] = std::move(*r);
-        results[i].status = Status::OK();
-      }
+  // One index per bin; a failed bin's Status stops ParallelFor from starting later bins
+  // (they keep their Cancelled result), as the failure flag of the former worker loop did.
+  auto run_bin = [&](size_t i) -> Status {
+    const planner::Bin& bin = plan.bins[bin_ids[i]];
+    auto on_file = [&](int64_t bytes) {
       report([&](Progress& p) {
-        ++p.bins_done;
-        if (results[i].status.ok()) {
-          p.bytes_written += results[i].bytes_written;
-          p.rows_written += results[i].rows_written;
-        }
+        ++p.files_read;
+        p.bytes_read += bytes;
       });
+    };
+    Result<BinResult> r = run_one(bin, on_file);
+    if (!r.ok()) {
+      results[i].status = r.status().WithContextF("bin {}", bin.id);
+    } else {
+      results[i] = std::move(*r);
+      results[i].status = Status::OK();
     }
+    report([&](Progress& p) {
+      ++p.bins_done;
+      if (results[i].status.ok()) {
+        p.bytes_written += results[i].bytes_written;
+        p.rows_written += results[i].rows_written;
+      }
+    });
+    return results[i].status.ok() ? Status::OK() : Status::Cancelled("bin failed");
   };
-  const int n = std::min<int>(options.threads, std::max<int>(1, static_cast<int>(bin_ids.size())));
-  if (n == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(n);
-    for (int t = 0; t < n; ++t) pool.emplace_back(worker);
-    for (std::thread& t : pool) t.join();
-  }
+  // The IO pool: a bin waits on object stores or on a child process (ProcessBinRunner),
+  // and `threads` is the user's choice, honoured above the core count.
+  (void)ParallelFor(IoPool(), bin_ids.size(), options.threads, run_bin);
   return results;
 }
 

@@ -1,5 +1,6 @@
 // Executor: runs the bins of a Plan -- read every input file's live rows, write them
-// into the bin's output -- on a bounded pool of threads.
+// into the bin's output -- at most `threads` at once on the process's IO pool
+// (base/thread_pool.h).
 //
 // The executor is format-neutral: it knows bins (planner/plan.h) and Parquet batches,
 // not Delta. The table format plugs in through BinIo:
@@ -16,7 +17,8 @@
 // buffered row group, so the whole run holds `threads` of each, never a whole bin (a
 // RewriteWhole bin holds what its adapter states).
 //
-// Scheduling: bins are started in the order given on at most `threads` workers. A
+// Scheduling: bins are started in the order given, at most `threads` at once (the
+// calling thread runs bins too; a bin may itself use the pools without deadlock). A
 // failing bin stops the start of further bins (those report Cancelled); bins already
 // running finish. Progress is reported through one callback, called under a lock (never
 // concurrently) after every input file and every finished bin.
@@ -129,7 +131,8 @@ struct Progress {
 using ProgressFn = std::function<void(const Progress&)>;
 
 struct ExecOptions {
-  // Worker threads (>= 1); more than the number of bins is pointless and clamped.
+  // Bins at once (>= 1); more than the number of bins is pointless and clamped, and at
+  // most kIoPoolThreads + 1 (the IO pool and the calling thread) can run.
   int threads = 1;
   ProgressFn progress;  // may be empty
 };

@@ -9,7 +9,9 @@ namespace lithify::iceberg {
 ManifestPipeline::ManifestPipeline(size_t count, int threads, ReadFn read) : count_(count), read_(std::move(read)) {
   const size_t n = threads <= 1 ? 0 : std::min<size_t>(static_cast<size_t>(threads), count);
   for (size_t i = 0; i < n; ++i) lanes_.push_back(std::make_unique<Lane>());
-  for (size_t i = 0; i < n; ++i) workers_.emplace_back([this, i] { Work(i); });
+  if (n == 0) return;
+  workers_.emplace(CpuPool(), static_cast<int>(n));
+  for (size_t i = 0; i < n; ++i) workers_->Run([this, i] { Work(i); });
 }
 
 ManifestPipeline::~ManifestPipeline() {
@@ -18,7 +20,7 @@ ManifestPipeline::~ManifestPipeline() {
     std::lock_guard<std::mutex> lock(lane->mu);
     lane->cv.notify_all();
   }
-  for (std::thread& t : workers_) t.join();
+  if (workers_) (void)workers_->Wait();  // a lane still queued runs here and ends at once
 }
 
 Status ManifestPipeline::Push(Lane& lane, Batch&& batch) {
@@ -41,6 +43,11 @@ ManifestPipeline::Batch ManifestPipeline::Pop(Lane& lane) {
 
 void ManifestPipeline::Work(size_t lane_index) {
   Lane& lane = *lanes_[lane_index];
+  {
+    std::lock_guard<std::mutex> lock(lane.mu);
+    if (lane.state != LaneState::kQueued) return;  // Drain took it over
+    lane.state = LaneState::kRunning;
+  }
   for (size_t k = lane_index; k < count_ && !stop_; k += lanes_.size()) {
     Batch batch;
     batch.manifest = k;
@@ -62,9 +69,16 @@ void ManifestPipeline::Work(size_t lane_index) {
   }
 }
 
+bool ManifestPipeline::TakeOverIfQueued(Lane& lane) {
+  std::lock_guard<std::mutex> lock(lane.mu);
+  if (lane.state == LaneState::kQueued) lane.state = LaneState::kTaken;
+  return lane.state == LaneState::kTaken;
+}
+
 Status ManifestPipeline::Drain(size_t k, const EntrySink& sink) {
   if (lanes_.empty()) return read_(k, sink);
   Lane& lane = *lanes_[k % lanes_.size()];
+  if (TakeOverIfQueued(lane)) return read_(k, sink);
   for (;;) {
     Batch b = Pop(lane);
     if (b.manifest != k) return Status::Internal("manifest pipeline: got manifest {} while draining {}", b.manifest, k);

@@ -349,6 +349,11 @@ struct Done {
   std::string bytes;
 };
 
+// The server's own long-lived threads, not base/thread_pool.h: the shared pools are for
+// bounded work that a caller waits for, while these wait on the poll thread's queue for
+// the server's whole life (and the poll thread on sockets). On the shared pools they
+// would hold threads forever, and a handler (an optimize --dry-run reading a table)
+// still uses the shared pools from here, caller-runs keeping it deadlock-free.
 class WorkerPool {
  public:
   WorkerPool(int n, std::function<HttpResponse(const HttpRequest&)> handle,

@@ -1,17 +1,16 @@
 #include "lithify/io/azure/azure_filesystem.h"
 
 #include <algorithm>
-#include <atomic>
 #include <ctime>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
+#include "lithify/base/thread_pool.h"
 #include "lithify/io/azure/shared_key.h"
 #include "lithify/io/http/crypto.h"
 #include "lithify/io/http/http.h"
@@ -352,20 +351,12 @@ class AzureFileSystem final : public FileSystem {
   // The Blob service deletes one blob per request (its batch API is a multipart body
   // that Azurite and the Data Lake endpoint do not all take): up to kDeleteThreads at once.
   Status DeleteMany(const std::vector<std::string>& paths) override {
-    constexpr size_t kDeleteThreads = 8;
+    constexpr int kDeleteThreads = 8;
     std::vector<Status> statuses(paths.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t i = next++; i < paths.size(); i = next++) statuses[i] = Delete(paths[i]);
-    };
-    const size_t n = std::min(kDeleteThreads, paths.size());
-    if (n <= 1) {
-      work();
-    } else {
-      std::vector<std::thread> threads;
-      for (size_t t = 0; t < n; ++t) threads.emplace_back(work);
-      for (auto& t : threads) t.join();
-    }
+    (void)ParallelFor(IoPool(), paths.size(), kDeleteThreads, [&](size_t i) {
+      statuses[i] = Delete(paths[i]);
+      return Status::OK();  // every path is attempted (the contract), errors kept by index
+    });
     for (Status& st : statuses) {
       if (!st.ok()) return st;
     }

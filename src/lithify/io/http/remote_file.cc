@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <thread>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/thread_pool.h"
 
 namespace lithify::io::http {
 
@@ -89,26 +89,17 @@ Result<std::vector<Buffer>> RemoteFile::ReadRanges(const std::vector<ReadRange>&
   }
   const ReadProfile profile = read_profile();
   std::vector<ReadRange> merged = CoalesceRanges(remote, profile.coalesce_gap, profile.max_coalesced);
-  // At most kInFlight GETs at once, each into its own buffer.
-  constexpr size_t kInFlight = 8;
+  // At most kInFlight GETs at once, each into its own buffer, on the IO pool (requests
+  // wait on the network, kInFlight is more than the cores). Every GET is made; the
+  // first failure by position is returned below.
+  constexpr int kInFlight = 8;
   std::vector<Buffer> bytes(merged.size());
   std::vector<Status> statuses(merged.size());
-  for (size_t start = 0; start < merged.size(); start += kInFlight) {
-    const size_t end = std::min(merged.size(), start + kInFlight);
-    std::vector<std::thread> threads;
-    for (size_t m = start; m < end; ++m) {
-      auto work = [&, m] {
-        bytes[m] = Buffer(merged[m].length);
-        statuses[m] = ReadAt(merged[m].offset, merged[m].length, bytes[m].data());
-      };
-      if (end - start == 1) {
-        work();
-      } else {
-        threads.emplace_back(work);
-      }
-    }
-    for (auto& t : threads) t.join();
-  }
+  (void)ParallelFor(IoPool(), merged.size(), kInFlight, [&](size_t m) {
+    bytes[m] = Buffer(merged[m].length);
+    statuses[m] = ReadAt(merged[m].offset, merged[m].length, bytes[m].data());
+    return Status::OK();
+  });
   for (size_t m = 0; m < merged.size(); ++m) {
     LITHIFY_RETURN_NOT_OK(statuses[m]);
     CopyCoveredRanges(merged[m], bytes[m].view(), ranges, &out);
@@ -140,16 +131,17 @@ Status PartedOutputStream::StartPart() {
   auto bytes = std::make_shared<std::string>(buffer_.substr(0, n));
   buffer_.erase(0, n);
   const size_t number = ++parts_;
-  in_flight_.push_back(std::async(std::launch::async, [this, bytes, number]() -> Status {
-    return UploadPart(number, AsBytes(*bytes));
-  }));
+  // One group per part, so that parts are waited for (and their errors taken) oldest
+  // first; at most parts_in_flight_ exist, bounding the buffered bytes.
+  in_flight_.push_back(std::make_unique<TaskGroup>(IoPool(), 1));
+  in_flight_.back()->Run([this, bytes, number]() -> Status { return UploadPart(number, AsBytes(*bytes)); });
   return Status::OK();
 }
 
 Status PartedOutputStream::WaitParts(size_t max_left) {
   Status first;
   while (in_flight_.size() > max_left) {
-    Status st = in_flight_.front().get();
+    Status st = in_flight_.front()->Wait();  // uploads it here if no pool thread has
     in_flight_.pop_front();
     if (!st.ok() && first.ok()) first = std::move(st);
   }

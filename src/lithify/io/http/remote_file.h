@@ -8,25 +8,28 @@
 // (at most kOpenPieceBytes per open file). It reports a remote read profile (coalesce
 // reads 256 KiB apart into reads of up to 16 MiB; 64 KiB is the smallest read worth a
 // request) and ReadRanges sends the coalesced GETs of what the piece does not hold up to
-// 8 at a time, each on its own thread (and so its own keep-alive connection, http.h).
+// 8 at a time on the IO pool (base/thread_pool.h), each on its own thread and so its own
+// keep-alive connection (http.h); the calling thread sends some itself.
 //
 // PartedOutputStream: an OutputStream that buffers what is appended and writes it with
 // one request at Close when it stays below the part size, else as parts uploaded in the
-// background while appending (at most `parts_in_flight` at once) and made visible as one
+// background on the IO pool while appending (at most `parts_in_flight` at once; a part
+// no pool thread has taken is uploaded by the waiting writer) and made visible as one
 // object only at Close. Failure, Abort or destruction before Close leave no object.
 //
 // Thread-safety: a RemoteFile supports concurrent ReadAt calls (the subclass must);
-// a PartedOutputStream is used by one thread at a time (its part uploads run on others).
+// a PartedOutputStream is used by one thread at a time (its part uploads may run on others).
 #pragma once
 
 #include <cstdint>
 #include <deque>
-#include <future>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lithify/base/buffer.h"
 #include "lithify/base/result.h"
+#include "lithify/base/thread_pool.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/io/http/http.h"
 
@@ -97,8 +100,9 @@ class PartedOutputStream : public OutputStream {
   virtual Status PutWhole(ByteView data) = 0;
   // Called once before the first part (S3: CreateMultipartUpload).
   virtual Status BeginParts() { return Status::OK(); }
-  // Uploads part `number` (1, 2, ...). Runs on a background thread, concurrently with
-  // other parts; `data` lives until it returns.
+  // Uploads part `number` (1, 2, ...). Runs on an IO-pool thread (or the writer's,
+  // waiting for a part no pool thread took), concurrently with other parts; `data`
+  // lives until it returns.
   virtual Status UploadPart(size_t number, ByteView data) = 0;
   // After parts 1..count all succeeded: makes them visible as the object.
   virtual Status CompleteParts(size_t count) = 0;
@@ -122,7 +126,7 @@ class PartedOutputStream : public OutputStream {
   uint64_t position_ = 0;
   bool parts_begun_ = false;
   size_t parts_ = 0;
-  std::deque<std::future<Status>> in_flight_;
+  std::deque<std::unique_ptr<TaskGroup>> in_flight_;  // one upload each, oldest first
   bool closed_ = false, aborted_ = false;
 };
 

@@ -9,7 +9,6 @@
 #include <mutex>
 #include <random>
 #include <set>
-#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
