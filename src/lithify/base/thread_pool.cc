@@ -79,12 +79,17 @@ namespace {
 
 std::atomic<ThreadPool*> g_cpu{nullptr};
 std::atomic<ThreadPool*> g_io{nullptr};
+// Pools that are no longer the process-wide ones, kept reachable (never destroyed: a
+// group may still use them; and a leak checker must not report them).
+std::atomic<ThreadPool*> g_parent_cpu{nullptr};
+std::atomic<ThreadPool*> g_parent_io{nullptr};
+std::mutex g_replaced_mu;
+std::vector<ThreadPool*>* g_replaced = nullptr;
 
-// In a fork()ed child the parent's pool threads do not exist: start afresh there (the
-// parent's pool objects are left as they are, never destroyed).
+// In a fork()ed child the parent's pool threads do not exist: start afresh there.
 void ForgetPoolsInChild() {
-  g_cpu.store(nullptr);
-  g_io.store(nullptr);
+  g_parent_cpu.store(g_cpu.exchange(nullptr));
+  g_parent_io.store(g_io.exchange(nullptr));
 }
 
 ThreadPool& Global(std::atomic<ThreadPool*>& slot, int threads) {
@@ -105,7 +110,13 @@ int CpuThreads() { return std::max(1, static_cast<int>(std::thread::hardware_con
 ThreadPool& CpuPool() { return Global(g_cpu, CpuThreads()); }
 ThreadPool& IoPool() { return Global(g_io, kIoPoolThreads); }
 
-void ReplaceCpuPoolForTesting(int threads) { g_cpu.store(new ThreadPool(threads)); }
+void ReplaceCpuPoolForTesting(int threads) {
+  CpuPool();  // the fork handler is registered, and there is a pool to retire
+  ThreadPool* old = g_cpu.exchange(new ThreadPool(threads));
+  std::lock_guard<std::mutex> lock(g_replaced_mu);
+  if (g_replaced == nullptr) g_replaced = new std::vector<ThreadPool*>();
+  g_replaced->push_back(old);
+}
 
 // ---- TaskGroup ----
 
