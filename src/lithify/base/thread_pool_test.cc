@@ -93,7 +93,10 @@ TEST(ParallelFor, ReturnsLowestFailedIndex) {
 
 TEST(ParallelFor, RunsEverythingBelowAFailureAndStopsAboveIt) {
   ThreadPool pool(2);
-  std::vector<std::atomic<int>> seen(500);
+  // Many indices: between index 10 setting its flag and ParallelFor recording its error,
+  // the other workers may run on (a preempted thread on a loaded machine once let all of
+  // 500 run); they cannot run through 200,000 in that window.
+  std::vector<std::atomic<int>> seen(200000);
   std::atomic<bool> ten_failed{false};
   Status st = ParallelFor(pool, seen.size(), 4, [&](size_t i) {
     // Indices above 10 wait for its failure (10 is always held by a running worker), so
