@@ -9,7 +9,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 
 pkgs=(
   build-essential cmake ninja-build pkg-config git ccache
-  libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev
+  libzstd-dev libsnappy-dev liblz4-dev libbrotli-dev zlib1g-dev libdeflate-dev
   libfmt-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev
   libroaring-dev libxxhash-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev

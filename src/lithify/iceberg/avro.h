@@ -132,6 +132,11 @@ class Projection {
 // `projection` keeps (everything when null). Corruption on malformed bytes. Exposed for
 // tests and fuzzing.
 Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Projection* projection = nullptr);
+// As Decode, over `*out` in place (as ContainerReader::Next decodes): the fields of the
+// decoded kind are set and containers reuse their storage, so a Value decoded once per
+// manifest entry allocates nothing in the common case. Fields of other kinds keep stale
+// contents; read a Value by its kind.
+Status DecodeOver(const Schema& schema, int node, ByteView* in, Value* out, const Projection* projection = nullptr);
 
 // Binary primitives for decoders written against a known writer schema (manifest.cc's
 // entry decoder, which fills Iceberg's structs without a Value tree), with the checks
@@ -162,6 +167,42 @@ inline Result<int32_t> ReadInt(ByteView* in) {
 }
 // A length-prefixed bytes/string datum.
 Result<ByteView> ReadBytes(ByteView* in);
+
+// Fast paths for hot loops (a manifest entry's statistics maps): each decodes one datum
+// from the front of `*in` and returns true, or returns false with `*in` unchanged when
+// anything is off (truncated, longer than 10 bytes, out of range), so that the caller can
+// run the checked function above for its error. They accept exactly what ReadLong,
+// ReadInt and ReadBytes accept.
+inline bool TryLong(ByteView* in, int64_t* v) {
+  const uint8_t* p = in->data();
+  const size_t n = in->size() < 10 ? in->size() : 10;
+  uint64_t u = 0;
+  for (size_t i = 0; i < n; ++i) {
+    u |= static_cast<uint64_t>(p[i] & 0x7F) << (7 * i);  // bits past the 64th dropped
+    if ((p[i] & 0x80) == 0) {
+      *in = in->subspan(i + 1);
+      *v = UnZigZag(u);
+      return true;
+    }
+  }
+  return false;
+}
+inline bool TryInt(ByteView* in, int32_t* v) {
+  ByteView at = *in;
+  int64_t w = 0;
+  if (!TryLong(&at, &w) || w < INT32_MIN || w > INT32_MAX) return false;
+  *in = at;
+  *v = static_cast<int32_t>(w);
+  return true;
+}
+inline bool TryBytes(ByteView* in, ByteView* out) {
+  ByteView at = *in;
+  int64_t n = 0;
+  if (!TryLong(&at, &n) || n < 0 || static_cast<uint64_t>(n) > at.size()) return false;
+  *out = at.first(static_cast<size_t>(n));
+  *in = at.subspan(static_cast<size_t>(n));
+  return true;
+}
 // The branch of union node `n` (checked against its branch count).
 inline Result<int64_t> ReadBranch(const Node& n, ByteView* in) {
   LITHIFY_ASSIGN_OR_RETURN(int64_t branch, ReadLong(in));

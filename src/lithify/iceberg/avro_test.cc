@@ -169,6 +169,65 @@ TEST(Avro, HostileVarintsAndCounts) {
   EXPECT_TRUE(Schema::Parse(std::string(200, '[')).status().IsCorruption());
 }
 
+// The fast paths of hot loops accept exactly what the checked readers accept, consume the
+// same bytes and give the same values; what they refuse is left unconsumed.
+TEST(Avro, TryReadersAgreeWithTheCheckedReaders) {
+  std::vector<std::vector<uint8_t>> cases = {
+      {}, {0x00}, {0x01}, {0x7f}, {0x80}, {0x80, 0x01}, {0xff, 0xff, 0xff, 0xff, 0x0f},  // int32 edges
+      {0xfe, 0xff, 0xff, 0xff, 0x0f}, {0x80, 0x80, 0x80, 0x80, 0x10},                   // just past them
+      std::vector<uint8_t>(9, 0xff), std::vector<uint8_t>(10, 0x80), std::vector<uint8_t>(11, 0x80),
+      {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},  // bits past the 64th
+      {0x06, 'a', 'b', 'c'}, {0x08, 'a', 'b', 'c'}, {0x03, 'a'}, {0x00, 'x'}};
+  uint64_t seed = 7;
+  for (int k = 0; k < 2000; ++k) {  // random short strings, biased to continuation bytes
+    std::vector<uint8_t> b(seed % 12);
+    for (uint8_t& x : b) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      x = static_cast<uint8_t>(seed >> 56);
+    }
+    cases.push_back(b);
+  }
+  for (const std::vector<uint8_t>& c : cases) {
+    const ByteView all(c);
+    {
+      ByteView a = all, b = all;
+      int64_t v = 0;
+      Result<int64_t> r = wire::ReadLong(&b);
+      ASSERT_EQ(wire::TryLong(&a, &v), r.ok());
+      if (r.ok()) {
+        EXPECT_EQ(v, *r);
+        EXPECT_EQ(a.size(), b.size());
+      } else {
+        EXPECT_EQ(a.size(), all.size());
+      }
+    }
+    {
+      ByteView a = all, b = all;
+      int32_t v = 0;
+      Result<int32_t> r = wire::ReadInt(&b);
+      ASSERT_EQ(wire::TryInt(&a, &v), r.ok());
+      if (r.ok()) {
+        EXPECT_EQ(v, *r);
+        EXPECT_EQ(a.size(), b.size());
+      } else {
+        EXPECT_EQ(a.size(), all.size());
+      }
+    }
+    {
+      ByteView a = all, b = all, got;
+      Result<ByteView> r = wire::ReadBytes(&b);
+      ASSERT_EQ(wire::TryBytes(&a, &got), r.ok());
+      if (r.ok()) {
+        EXPECT_EQ(got.size(), r->size());
+        EXPECT_EQ(got.data(), r->data());
+        EXPECT_EQ(a.size(), b.size());
+      } else {
+        EXPECT_EQ(a.size(), all.size());
+      }
+    }
+  }
+}
+
 // The header's metadata block count INT64_MIN (zigzag 0xFFFF...FF) has no negation: a
 // clean Corruption, not undefined behaviour (found by iceberg_avro_fuzz under UBSan).
 TEST(Avro, HeaderCountWithoutANegationIsCorruption) {
