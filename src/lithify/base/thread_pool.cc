@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -103,7 +104,16 @@ ThreadPool& Global(std::atomic<ThreadPool*>& slot, int threads) {
   return *pool;
 }
 
-int CpuThreads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+// LITHIFY_THREADS=N (N >= 1) sizes the CPU pool instead of the core count, so that a
+// benchmark can time 1 and 2 threads of the same binary; anything else is ignored.
+int CpuThreads() {
+  if (const char* env = std::getenv("LITHIFY_THREADS")) {
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && n >= 1 && n <= 1024) return static_cast<int>(n);
+  }
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 }  // namespace
 

@@ -2,7 +2,8 @@
 // process-wide instances, and two ways to use them -- TaskGroup (tasks added one by one,
 // waited for together) and ParallelFor (indices 0..n-1).
 //
-// Why two pools. CpuPool() has hardware_concurrency threads: work that wants cores
+// Why two pools. CpuPool() has hardware_concurrency threads (LITHIFY_THREADS=N in the
+// environment: N, read once, for benchmarks comparing thread counts of one binary): work that wants cores
 // (decoding a checkpoint, parsing commits, decoding manifests) gains nothing from more.
 // IoPool() has up to kIoPoolThreads: work whose caller fixes its concurrency to hide
 // latency -- 16 footer reads in flight on a 2-core machine, 8 ranged GETs, parallel

@@ -12,8 +12,11 @@
 // Errors name the file and, where relevant, the row group, column and page:
 // "x.parquet: row group 2: column 'a.b': page 3: ...". Malformed input is Corruption;
 // valid but unimplemented features (encryption, LZO, ...) are NotSupported naming the
-// feature. A FileReader may be used by one thread at a time; distinct readers are
-// independent.
+// feature. A FileReader may be used by one thread at a time, except that OpenRowGroup
+// and OpenColumnPages may be called from several threads at once (they read the footer
+// and start streams whose reads are ReadAt calls, which an io::RandomAccessFile takes
+// concurrently; RewriteFiles' column tasks rely on it); each stream is used by one
+// thread at a time. Distinct readers are independent.
 #pragma once
 
 #include <memory>

@@ -161,6 +161,110 @@ Status WalkChunkPages(io::RandomAccessFile* file, const ColumnMetaData& md, int6
 
 constexpr size_t kCopyBlockBytes = size_t{8} << 20;
 
+// The checks and row count of one leaf's chunk written column at a time, shared by a
+// FileWriter's open column and its column buffers.
+struct LeafChunk {
+  LeafChunk() = default;
+  LeafChunk(const ColumnDescriptor& d, int l, ColumnChunkWriter* w, int64_t n)
+      : descr(&d), leaf(l), writer(w), expected(n) {}
+
+  Status Write(const ColumnData& col, int64_t num_rows) {
+    if (num_rows < 0) return Status::InvalidArgument("negative row count");
+    if (rows + num_rows > expected) {
+      return Status::InvalidArgument("column '{}': {} rows past the row group's {}", descr->dotted_path,
+                                     rows + num_rows, expected);
+    }
+    LITHIFY_RETURN_NOT_OK(ValidateColumn(*descr, leaf, col, num_rows));
+    if (col.num_levels == 0) return Status::OK();
+    int64_t consumed = 0;
+    LITHIFY_RETURN_NOT_OK(writer->Write(col, 0, col.num_levels, 0, &consumed));
+    rows += num_rows;
+    return Status::OK();
+  }
+
+  Status AppendPage(const PageHeader& header, ByteView payload, const ColumnData& page, int64_t num_rows) {
+    if (num_rows <= 0 || rows + num_rows > expected) {
+      return Status::InvalidArgument("column '{}': a page of {} rows after {} does not fit the row group's {}",
+                                     descr->dotted_path, num_rows, rows, expected);
+    }
+    LITHIFY_RETURN_NOT_OK(ValidateColumn(*descr, leaf, page, num_rows));
+    LITHIFY_RETURN_NOT_OK(writer->AppendEncodedPage(header, payload, page));
+    rows += num_rows;
+    return Status::OK();
+  }
+
+  Status CheckComplete() const {
+    if (rows == expected) return Status::OK();
+    return Status::InvalidArgument("column '{}' got {} rows, the row group has {}", descr->dotted_path, rows,
+                                   expected);
+  }
+
+  const ColumnDescriptor* descr = nullptr;
+  int leaf = -1;
+  ColumnChunkWriter* writer = nullptr;
+  int64_t rows = 0;      // received so far
+  int64_t expected = 0;  // the row group's
+};
+
+// A chunk's bytes kept in memory; positions count from the chunk's start.
+class MemoryStream final : public io::OutputStream {
+ public:
+  Status Append(ByteView bytes) override {
+    data.Append(bytes);
+    return Status::OK();
+  }
+  Status Close() override { return Status::OK(); }
+  void Abort() override { data = Buffer(); }
+  uint64_t position() const override { return data.size(); }
+
+  Buffer data;
+};
+
+class FileWriterImpl;
+
+// A leaf's chunk streamed by its column writer into `bytes` (the column writer is the
+// FileWriter's own for that leaf, which nothing else touches while the buffer is out).
+struct ColumnBufferImpl final : ColumnBuffer {
+  ColumnBufferImpl(const FileWriterImpl* o, LeafChunk c) : owner(o), chunk(c) {
+    chunk.writer->BeginStreamingChunk(&bytes);
+  }
+
+  Status WriteColumn(const ColumnData& col, int64_t num_rows) override {
+    if (Status st = Usable(); !st.ok()) return st;
+    return Keep(chunk.Write(col, num_rows));
+  }
+  bool AcceptsEncodedPages() const override { return status.ok() && !finished && chunk.writer->AcceptsPlainPages(); }
+  Status AppendEncodedPage(const PageHeader& header, ByteView payload, const ColumnData& page,
+                           int64_t num_rows) override {
+    if (Status st = Usable(); !st.ok()) return st;
+    return Keep(chunk.AppendPage(header, payload, page, num_rows));
+  }
+  Status Finish() override {
+    if (Status st = Usable(); !st.ok()) return st;
+    LITHIFY_RETURN_NOT_OK(Keep(chunk.CheckComplete()));
+    LITHIFY_RETURN_NOT_OK(Keep(chunk.writer->FinishChunk(&bytes, &result)));
+    finished = true;
+    return Status::OK();
+  }
+
+  Status Usable() const {
+    if (!status.ok()) return status;
+    if (finished) return Status::InvalidArgument("column '{}': the buffer is finished", chunk.descr->dotted_path);
+    return Status::OK();
+  }
+  Status Keep(Status st) {
+    if (!st.ok() && status.ok()) status = st;
+    return st;
+  }
+
+  const FileWriterImpl* owner;
+  LeafChunk chunk;
+  MemoryStream bytes;
+  ColumnChunk result;  // offsets from the buffer's start
+  Status status;
+  bool finished = false;
+};
+
 class FileWriterImpl final : public FileWriter {
  public:
   FileWriterImpl(std::unique_ptr<io::OutputStream> out, Schema schema, WriterOptions options)
@@ -233,6 +337,7 @@ class FileWriterImpl final : public FileWriter {
     col_rg_->columns.resize(columns_.size());
     next_leaf_ = 0;
     open_leaf_ = -1;
+    buffered_.assign(columns_.size(), false);
     return Status::OK();
   }
 
@@ -246,7 +351,7 @@ class FileWriterImpl final : public FileWriter {
                                             : std::string("all leaves written")));
     }
     open_leaf_ = leaf;
-    open_rows_ = 0;
+    open_ = LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), col_rg_->num_rows);
     columns_[leaf]->BeginStreamingChunk(out_.get());
     return Status::OK();
   }
@@ -254,20 +359,7 @@ class FileWriterImpl final : public FileWriter {
   Status WriteColumn(const ColumnData& col, int64_t num_rows) override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
     if (open_leaf_ < 0) return Fail(Status::InvalidArgument("WriteColumn without BeginColumn"));
-    const ColumnDescriptor& d = schema_.leaf(open_leaf_);
-    if (num_rows < 0) return Fail(Status::InvalidArgument("negative row count"));
-    if (open_rows_ + num_rows > col_rg_->num_rows) {
-      return Fail(Status::InvalidArgument("column '{}': {} rows past the row group's {}",
-                                          d.dotted_path, open_rows_ + num_rows,
-                                          col_rg_->num_rows));
-    }
-    LITHIFY_RETURN_NOT_OK(Fail(ValidateColumn(d, open_leaf_, col, num_rows)));
-    if (col.num_levels == 0) return Status::OK();
-    int64_t consumed = 0;
-    LITHIFY_RETURN_NOT_OK(
-        Fail(columns_[open_leaf_]->Write(col, 0, col.num_levels, 0, &consumed)));
-    open_rows_ += num_rows;
-    return Status::OK();
+    return Fail(open_.Write(col, num_rows));
   }
 
   bool ColumnAcceptsEncodedPages() const override {
@@ -278,28 +370,55 @@ class FileWriterImpl final : public FileWriter {
                            int64_t num_rows) override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
     if (open_leaf_ < 0) return Fail(Status::InvalidArgument("AppendEncodedPage without BeginColumn"));
-    const ColumnDescriptor& d = schema_.leaf(open_leaf_);
-    if (num_rows <= 0 || open_rows_ + num_rows > col_rg_->num_rows) {
-      return Fail(Status::InvalidArgument("column '{}': a page of {} rows after {} does not fit the row group's {}",
-                                          d.dotted_path, num_rows, open_rows_, col_rg_->num_rows));
-    }
-    LITHIFY_RETURN_NOT_OK(Fail(ValidateColumn(d, open_leaf_, page, num_rows)));
-    LITHIFY_RETURN_NOT_OK(Fail(columns_[open_leaf_]->AppendEncodedPage(header, payload, page)));
-    open_rows_ += num_rows;
-    return Status::OK();
+    return Fail(open_.AppendPage(header, payload, page, num_rows));
   }
 
   Status EndColumn() override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
     if (open_leaf_ < 0) return Fail(Status::InvalidArgument("EndColumn without BeginColumn"));
-    if (open_rows_ != col_rg_->num_rows) {
-      return Fail(Status::InvalidArgument("column '{}' got {} rows, the row group has {}",
-                                          schema_.leaf(open_leaf_).dotted_path, open_rows_,
-                                          col_rg_->num_rows));
-    }
+    LITHIFY_RETURN_NOT_OK(Fail(open_.CheckComplete()));
     LITHIFY_RETURN_NOT_OK(Fail(columns_[open_leaf_]->FinishChunk(
         out_.get(), &col_rg_->columns[static_cast<size_t>(open_leaf_)])));
     open_leaf_ = -1;
+    ++next_leaf_;
+    return Status::OK();
+  }
+
+  Result<std::unique_ptr<ColumnBuffer>> BeginColumnBuffer(int leaf) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (!col_rg_) return Fail(Status::InvalidArgument("BeginColumnBuffer outside BeginRowGroup"));
+    if (open_leaf_ >= 0 || leaf < next_leaf_ || leaf >= schema_.num_leaves() ||
+        buffered_[static_cast<size_t>(leaf)]) {
+      return Fail(Status::InvalidArgument("BeginColumnBuffer({}): not a leaf left to write (next is {}{})", leaf,
+                                          next_leaf_, open_leaf_ >= 0 ? ", a column is open" : ""));
+    }
+    buffered_[static_cast<size_t>(leaf)] = true;
+    return std::unique_ptr<ColumnBuffer>(
+        std::make_unique<ColumnBufferImpl>(this, LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), col_rg_->num_rows)));
+  }
+
+  Status AppendColumnBuffer(std::unique_ptr<ColumnBuffer> buffer) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    auto* b = dynamic_cast<ColumnBufferImpl*>(buffer.get());
+    if (b == nullptr || b->owner != this || !col_rg_) {
+      return Fail(Status::InvalidArgument("AppendColumnBuffer: not a buffer of this writer's row group"));
+    }
+    if (b->chunk.leaf != next_leaf_ || open_leaf_ >= 0) {
+      return Fail(Status::InvalidArgument("AppendColumnBuffer: leaf {} is not the next leaf ({})", b->chunk.leaf,
+                                          next_leaf_));
+    }
+    LITHIFY_RETURN_NOT_OK(Fail(b->status));
+    if (!b->finished) return Fail(Status::InvalidArgument("AppendColumnBuffer: the buffer is not finished"));
+    // Every offset in the chunk's metadata was taken from the buffer's own stream,
+    // which starts at 0; the chunk now starts here.
+    const auto base = static_cast<int64_t>(out_->position());
+    LITHIFY_RETURN_NOT_OK(Fail(out_->Append(b->bytes.data.view())));
+    ColumnChunk& chunk = b->result;
+    chunk.file_offset += base;
+    ColumnMetaData& md = *chunk.meta_data;
+    md.data_page_offset += base;
+    if (md.dictionary_page_offset) *md.dictionary_page_offset += base;
+    col_rg_->columns[static_cast<size_t>(next_leaf_)] = std::move(chunk);
     ++next_leaf_;
     return Status::OK();
   }
@@ -493,7 +612,8 @@ class FileWriterImpl final : public FileWriter {
   std::optional<RowGroup> col_rg_;
   int next_leaf_ = 0;
   int open_leaf_ = -1;
-  int64_t open_rows_ = 0;
+  LeafChunk open_;             // the open column's (open_leaf_ >= 0)
+  std::vector<bool> buffered_;  // by leaf: a ColumnBuffer was begun in this row group
   int64_t final_size_ = 0;  // set by Close
   Buffer copy_block_;       // AppendRowGroupCopy's block, allocated on first use
 };

@@ -7,7 +7,7 @@
 // computed from the values written (exact min/max/null_count per the format's sort
 // orders; long binary min/max truncated and flagged inexact). The first error is sticky:
 // later calls return it. Nothing becomes visible unless Close() returns OK.
-// Not thread-safe.
+// Not thread-safe (but for column buffers, below).
 //
 // Column-at-a-time writing (for rewrites that read one column chunk at a time):
 //   BeginRowGroup(n) { BeginColumn(leaf) WriteColumn(col, rows)* EndColumn() }* EndRowGroup()
@@ -24,6 +24,15 @@
 // another file in the same codec is appended unchanged behind a fresh header once the
 // column's chunk is PLAIN (its dictionary fell back or is off); its decoded values
 // still pass through the chunk's statistics, so footer statistics stay exact.
+//
+// Column buffers (BeginColumnBuffer / AppendColumnBuffer: RewriteFiles on several
+// threads): inside a column-at-a-time row group, a leaf's chunk may instead be encoded
+// into memory through a ColumnBuffer, on any thread and concurrently with other leaves'
+// buffers, and is appended afterwards, in leaf order. Its bytes and footer metadata are
+// exactly what BeginColumn/WriteColumn/EndColumn would have written (the leaf's own
+// column writer encodes it, with its state carried from the previous row group; only
+// the offsets move to where the chunk lands). Memory: the chunk's compressed pages and
+// its dictionary, held from BeginColumnBuffer until AppendColumnBuffer.
 //
 // Row group copy (AppendRowGroupCopy): a row group of another file with the same schema
 // is appended without decoding: its column chunks' bytes (dictionary and data pages,
@@ -66,6 +75,28 @@ struct WriterOptions {
   bool write_page_checksums = true;
   std::vector<KeyValue> key_value_metadata;
   std::string created_by;                          // empty = lithify's kCreatedBy
+};
+
+// Where a rewrite writes one leaf of a column-at-a-time row group: the open column of a
+// FileWriter (BeginColumn) or a ColumnBuffer. The calls and their contracts are
+// FileWriter's WriteColumn / ColumnAcceptsEncodedPages / AppendEncodedPage.
+class ColumnSink {
+ public:
+  virtual ~ColumnSink() = default;
+  virtual Status WriteColumn(const ColumnData& col, int64_t num_rows) = 0;
+  virtual bool AcceptsEncodedPages() const = 0;
+  virtual Status AppendEncodedPage(const PageHeader& header, ByteView payload, const ColumnData& page,
+                                   int64_t num_rows) = 0;
+};
+
+// One leaf's chunk of the current column-at-a-time row group, encoded into memory (see
+// the header comment). Used by one thread at a time; buffers of distinct leaves may be
+// used concurrently, with nothing else of their FileWriter. The first error is sticky.
+class ColumnBuffer : public ColumnSink {
+ public:
+  // Ends the chunk (its last page compressed here, on the buffer's thread).
+  // InvalidArgument unless it received exactly the row group's row count.
+  virtual Status Finish() = 0;
 };
 
 class FileWriter {
@@ -115,6 +146,17 @@ class FileWriter {
   // the page cannot be appended; errors are sticky.
   virtual Status AppendEncodedPage(const PageHeader& header, ByteView payload,
                                    const ColumnData& page, int64_t num_rows) = 0;
+
+  // Column buffers (see the header comment). BeginColumnBuffer: precondition
+  // (InvalidArgument) a column-at-a-time row group is open, no column is open
+  // (BeginColumn), `leaf` is not yet written and has no buffer outstanding. The buffer
+  // borrows this writer, which must outlive it and is not to be used otherwise (but by
+  // other buffers and BeginColumnBuffer) until the buffer is appended or destroyed.
+  virtual Result<std::unique_ptr<ColumnBuffer>> BeginColumnBuffer(int leaf) = 0;
+  // Appends a finished buffer of this writer as the next leaf's chunk: precondition
+  // (InvalidArgument) its leaf is the next leaf in schema order and Finish() returned
+  // OK; a buffer's error is returned (and sticky here too).
+  virtual Status AppendColumnBuffer(std::unique_ptr<ColumnBuffer> buffer) = 0;
 
   // Appends `row_group` (the footer metadata of a row group of `source`) as a row group
   // of its own by copying its column chunks' bytes (see the header comment). The

@@ -1,12 +1,15 @@
 #include "lithify/parquet/rewrite.h"
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <utility>
 
 #include "lithify/base/macros.h"
+#include "lithify/base/thread_pool.h"
 
 namespace lithify::parquet {
 namespace {
@@ -132,7 +135,7 @@ class Rewriter {
 
   Status WriteGroup(const Group& g, RewriteProgress* progress, int64_t* rows_written) {
     // Masks first: the row group's row count must be known before its first column.
-    std::vector<std::optional<std::vector<bool>>> masks(g.parts.size());
+    Masks masks(g.parts.size());
     int64_t rows = 0;
     for (size_t k = 0; k < g.parts.size(); ++k) {
       const Part& p = g.parts[k];
@@ -154,28 +157,12 @@ class Rewriter {
     if (rows == 0) return Status::OK();
     if (g.copy && !masks[0]) return CopyGroup(g.parts[0], rows_written);
 
-    const int leaves = writer_->schema().num_leaves();
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<FileReader*> readers, GroupReaders(g, masks));
     LITHIFY_RETURN_NOT_OK(writer_->BeginRowGroup(rows));
     progress->columns_done = 0;
-    for (int c = 0; c < leaves; ++c) {
-      LITHIFY_RETURN_NOT_OK(writer_->BeginColumn(c));
-      for (size_t k = 0; k < g.parts.size(); ++k) {
-        const Part& p = g.parts[k];
-        if (masks[k] && std::none_of(masks[k]->begin(), masks[k]->end(), [](bool b) { return b; })) {
-          continue;  // nothing kept: do not even read it
-        }
-        if (p.slice) {
-          LITHIFY_RETURN_NOT_OK(CopySliceColumn(p, c, masks[k] ? &*masks[k] : nullptr));
-          continue;
-        }
-        std::unique_ptr<FileReader> transient;
-        LITHIFY_ASSIGN_OR_RETURN(FileReader * reader, Reader(p, &transient));
-        LITHIFY_RETURN_NOT_OK(CopyColumn(p, c, reader, masks[k] ? &*masks[k] : nullptr));
-      }
-      LITHIFY_RETURN_NOT_OK(writer_->EndColumn());
-      progress->columns_done = c + 1;
-      if (options_.progress) options_.progress(*progress);
-    }
+    const int threads = ColumnThreads(g);
+    LITHIFY_RETURN_NOT_OK(threads > 1 ? WriteLeavesParallel(g, masks, readers, threads, progress)
+                                      : WriteLeavesInOrder(g, masks, readers, progress));
     LITHIFY_RETURN_NOT_OK(writer_->EndRowGroup());
     // Readers are kept per output row group only: the next group mostly reads other files.
     open_.clear();
@@ -184,9 +171,161 @@ class Rewriter {
   }
 
   int64_t row_groups_copied() const { return copied_; }
-  int64_t pages_copied() const { return pages_copied_; }
+  int64_t pages_copied() const { return pages_copied_.load(); }
 
  private:
+  // Rows to keep, by part of a group (unset: all of them).
+  using Masks = std::vector<std::optional<std::vector<bool>>>;
+
+  // What the encoding of one leaf reuses from batch to batch. A column task owns one for
+  // its whole run: nothing in it is shared with a task running at the same time.
+  struct LeafWork {
+    ColumnSink* sink = nullptr;  // where the leaf's chunk goes
+    RowBatch batch;
+    std::vector<bool> keep;      // the current batch's slice of a row filter mask
+    ColumnData page;             // a copied page's decoded content
+  };
+
+  // FileWriter's open column as a ColumnSink (the one-thread path streams to the file).
+  class StreamedColumn final : public ColumnSink {
+   public:
+    explicit StreamedColumn(FileWriter* w) : w_(w) {}
+    Status WriteColumn(const ColumnData& col, int64_t num_rows) override { return w_->WriteColumn(col, num_rows); }
+    bool AcceptsEncodedPages() const override { return w_->ColumnAcceptsEncodedPages(); }
+    Status AppendEncodedPage(const PageHeader& header, ByteView payload, const ColumnData& page,
+                             int64_t num_rows) override {
+      return w_->AppendEncodedPage(header, payload, page, num_rows);
+    }
+
+   private:
+    FileWriter* w_;
+  };
+
+  static bool NoneKept(const std::optional<std::vector<bool>>& mask) {
+    return mask && std::none_of(mask->begin(), mask->end(), [](bool b) { return b; });
+  }
+
+  // How many of the group's column chunks are encoded at once: options_.threads, or
+  // the CPU pool's size, at most the leaves. 1 when the group holds slices of two split
+  // row groups: their leaves share slice_, which follows one split row group.
+  int ColumnThreads(const Group& g) const {
+    int threads = options_.threads > 0 ? options_.threads : CpuPool().max_threads();
+    threads = std::min(threads, writer_->schema().num_leaves());
+    const Part* slice = nullptr;
+    for (const Part& p : g.parts) {
+      if (!p.slice) continue;
+      if (slice != nullptr && (slice->input != p.input || slice->rg != p.rg)) return 1;
+      slice = &p;
+    }
+    return std::max(threads, 1);
+  }
+
+  // Opens, on this thread, what the group's leaves read: by part, the reader of a whole
+  // row group part (null where it is to be opened per leaf: max_open_inputs are open),
+  // and the split row group of its first slice (slice_). Parts the filter empties are
+  // not opened.
+  Result<std::vector<FileReader*>> GroupReaders(const Group& g, const Masks& masks) {
+    std::vector<FileReader*> readers(g.parts.size(), nullptr);
+    bool slice_ready = false;
+    for (size_t k = 0; k < g.parts.size(); ++k) {
+      const Part& p = g.parts[k];
+      if (NoneKept(masks[k])) continue;
+      if (!p.slice) {
+        LITHIFY_ASSIGN_OR_RETURN(readers[k], CachedReader(p));
+      } else if (!slice_ready) {
+        if (slice_.input != p.input || slice_.rg != p.rg) LITHIFY_RETURN_NOT_OK(OpenSliceReader(p));
+        slice_ready = true;
+      }
+    }
+    return readers;
+  }
+
+  // Writes leaf c of group g into w->sink, part after part. Touches only leaf c's state
+  // (its slice stream, w), the shared readers through their thread-safe Open* calls, and
+  // pages_copied_: leaves of one group may run at once.
+  Status WriteLeaf(const Group& g, const Masks& masks, const std::vector<FileReader*>& readers, int c,
+                   LeafWork* w) {
+    for (size_t k = 0; k < g.parts.size(); ++k) {
+      const Part& p = g.parts[k];
+      if (NoneKept(masks[k])) continue;  // nothing kept: do not even read it
+      const std::vector<bool>* mask = masks[k] ? &*masks[k] : nullptr;
+      if (p.slice) {
+        LITHIFY_RETURN_NOT_OK(CopySliceColumn(p, c, mask, w));
+      } else if (readers[k] != nullptr) {
+        LITHIFY_RETURN_NOT_OK(CopyColumn(p, c, readers[k], mask, w));
+      } else {
+        LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<FileReader> own, OpenChecked(p));
+        LITHIFY_RETURN_NOT_OK(CopyColumn(p, c, own.get(), mask, w));
+      }
+    }
+    return Status::OK();
+  }
+
+  void ColumnDone(int c, RewriteProgress* progress) const {
+    progress->columns_done = c + 1;
+    if (options_.progress) options_.progress(*progress);
+  }
+
+  // The one-thread path: leaf after leaf, pages streamed to the output as they are cut.
+  Status WriteLeavesInOrder(const Group& g, const Masks& masks, const std::vector<FileReader*>& readers,
+                            RewriteProgress* progress) {
+    StreamedColumn sink(writer_);
+    in_order_.sink = &sink;
+    for (int c = 0; c < writer_->schema().num_leaves(); ++c) {
+      LITHIFY_RETURN_NOT_OK(writer_->BeginColumn(c));
+      LITHIFY_RETURN_NOT_OK(WriteLeaf(g, masks, readers, c, &in_order_));
+      LITHIFY_RETURN_NOT_OK(writer_->EndColumn());
+      ColumnDone(c, progress);
+    }
+    return Status::OK();
+  }
+
+  // Leaves encoded as CPU-pool tasks into column buffers, appended in leaf order. A
+  // window of 2 x threads leaves is in flight (encoding, or done and waiting for an
+  // earlier leaf): a short leaf behind a long one does not idle a thread, and at most
+  // that many chunks are held in memory. Each leaf is a group of its own, so that the
+  // oldest can be waited for alone; its waiter (this thread) runs it when no pool
+  // thread has taken it, so a bin running on a pool thread never deadlocks here.
+  Status WriteLeavesParallel(const Group& g, const Masks& masks, const std::vector<FileReader*>& readers,
+                             int threads, RewriteProgress* progress) {
+    const int leaves = writer_->schema().num_leaves();
+    const size_t window = static_cast<size_t>(2 * threads);
+    if (work_.size() < window) work_.resize(window);
+    struct InFlight {
+      std::unique_ptr<ColumnBuffer> buffer;
+      std::unique_ptr<TaskGroup> task;  // destroyed first: waits for the task using `buffer`
+    };
+    std::deque<InFlight> in_flight;
+    std::atomic<bool> failed{false};  // later leaves need not start once one failed
+    auto append_oldest = [&](int c) -> Status {
+      InFlight& f = in_flight.front();
+      LITHIFY_RETURN_NOT_OK(f.task->Wait());
+      LITHIFY_RETURN_NOT_OK(writer_->AppendColumnBuffer(std::move(f.buffer)));
+      in_flight.pop_front();
+      ColumnDone(c, progress);
+      return Status::OK();
+    };
+    int appended = 0;
+    for (int c = 0; c < leaves; ++c) {
+      if (in_flight.size() == window) LITHIFY_RETURN_NOT_OK(append_oldest(appended++));
+      LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<ColumnBuffer> buffer, writer_->BeginColumnBuffer(c));
+      // The slot of leaf c - window, which is appended by now.
+      LeafWork* w = &work_[static_cast<size_t>(c) % window];
+      w->sink = buffer.get();
+      auto task = std::make_unique<TaskGroup>(CpuPool(), 1);
+      task->Run([this, &g, &masks, &readers, &failed, c, w]() -> Status {
+        if (failed.load()) return Status::Cancelled("an earlier column failed");
+        Status st = WriteLeaf(g, masks, readers, c, w);
+        if (st.ok()) st = static_cast<ColumnBuffer*>(w->sink)->Finish();
+        if (!st.ok()) failed.store(true);
+        return st;
+      });
+      in_flight.push_back({std::move(buffer), std::move(task)});
+    }
+    while (!in_flight.empty()) LITHIFY_RETURN_NOT_OK(append_oldest(appended++));
+    return Status::OK();
+  }
+
   // The row group being split: its own reader and one page stream per leaf, kept open
   // from slice to slice (output row groups are written column by column, so each leaf
   // continues where the previous slice's row group stopped: every chunk is decoded once).
@@ -221,7 +360,7 @@ class Rewriter {
 
   // Leaf c's stream of p's row group, positioned at p.offset (rows of slices whose output
   // row group was not written, all their rows filtered out, are decoded and skipped).
-  Result<ColumnPageStream*> SliceStream(const Part& p, int c) {
+  Result<ColumnPageStream*> SliceStream(const Part& p, int c, LeafWork* w) {
     if (slice_.input != p.input || slice_.rg != p.rg) LITHIFY_RETURN_NOT_OK(OpenSliceReader(p));
     std::unique_ptr<ColumnPageStream>& stream = slice_.streams[static_cast<size_t>(c)];
     int64_t& pos = slice_.pos[static_cast<size_t>(c)];
@@ -230,9 +369,9 @@ class Rewriter {
       pos = 0;
     }
     while (pos < p.offset) {
-      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->NextAtMost(&batch_, std::min(options_.batch_rows, p.offset - pos)));
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->NextAtMost(&w->batch, std::min(options_.batch_rows, p.offset - pos)));
       if (!more) break;
-      pos += batch_.num_rows;
+      pos += w->batch.num_rows;
     }
     if (pos != p.offset) {
       return Status::Corruption("{}: row group {}: column '{}' ends after {} rows, the footer says {}",
@@ -243,31 +382,27 @@ class Rewriter {
 
   // CopyColumn for a slice of a split row group: rows [p.offset, p.offset + p.num_rows)
   // of leaf c, pages copied where they lie wholly inside the slice.
-  Status CopySliceColumn(const Part& p, int c, const std::vector<bool>* mask) {
-    LITHIFY_ASSIGN_OR_RETURN(ColumnPageStream * stream, SliceStream(p, c));
+  Status CopySliceColumn(const Part& p, int c, const std::vector<bool>* mask, LeafWork* w) {
+    LITHIFY_ASSIGN_OR_RETURN(ColumnPageStream * stream, SliceStream(p, c, w));
     int64_t& pos = slice_.pos[static_cast<size_t>(c)];
     const int64_t end = p.offset + p.num_rows;
     const bool may_copy = MayCopyPages(p, c, slice_.reader.get());
     int64_t seen = 0;
     while (pos < end) {
-      if (may_copy && writer_->ColumnAcceptsEncodedPages()) {
+      if (may_copy && w->sink->AcceptsEncodedPages()) {
         ColumnPageStream::Page page;
         LITHIFY_ASSIGN_OR_RETURN(bool has_page, stream->PeekPage(&page));
         if (has_page && page.num_rows > 0 && page.first_row + page.num_rows <= end && CanCopyPage(page, c, mask, p.offset)) {
-          LITHIFY_ASSIGN_OR_RETURN(int64_t rows, stream->TakePage(&page_));
-          page_.leaf_index = -1;  // the input's leaf number, not the output's
-          LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendEncodedPage(*page.header, page.payload, page_, rows),
-                                    "{}: row group {}", inputs_[p.input], p.rg);
+          LITHIFY_ASSIGN_OR_RETURN(int64_t rows, AppendPage(p, page, stream, w));
           pos += rows;
           seen += rows;
-          ++pages_copied_;
           continue;
         }
       }
-      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->NextAtMost(&batch_, std::min(options_.batch_rows, end - pos)));
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->NextAtMost(&w->batch, std::min(options_.batch_rows, end - pos)));
       if (!more) break;
-      pos += batch_.num_rows;
-      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen));
+      pos += w->batch.num_rows;
+      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen, w));
     }
     if (pos == p.rg_rows) slice_.streams[static_cast<size_t>(c)].reset();  // the last slice: free its buffers
     return CheckAllRows(p, c, seen);
@@ -276,7 +411,11 @@ class Rewriter {
   // Appends input row group p unchanged (its chunks' bytes).
   Status CopyGroup(const Part& p, int64_t* rows_written) {
     std::unique_ptr<FileReader> transient;
-    LITHIFY_ASSIGN_OR_RETURN(FileReader * reader, Reader(p, &transient));
+    LITHIFY_ASSIGN_OR_RETURN(FileReader * reader, CachedReader(p));
+    if (reader == nullptr) {
+      LITHIFY_ASSIGN_OR_RETURN(transient, OpenChecked(p));
+      reader = transient.get();
+    }
     LITHIFY_ASSIGN_OR_RETURN_CTX(auto file, fs_->OpenForRead(inputs_[p.input]), "{}", inputs_[p.input]);
     LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendRowGroupCopy(file.get(), reader->metadata().row_groups[p.rg]),
                               "row group {}", p.rg);
@@ -286,27 +425,29 @@ class Rewriter {
     return Status::OK();
   }
 
-  // The reader of p.input: cached while fewer than max_open_inputs are open, otherwise
-  // opened into *transient (closed by the caller after one column chunk).
-  Result<FileReader*> Reader(const Part& p, std::unique_ptr<FileReader>* transient) {
+  // The reader of p.input, held or cached while fewer than max_open_inputs are open;
+  // null when that many are (each leaf then opens its own: OpenChecked).
+  Result<FileReader*> CachedReader(const Part& p) {
     if (held_[p.input]) return held_[p.input].get();  // the plan's own reader: nothing to recheck
     auto it = open_.find(p.input);
     if (it != open_.end()) return it->second.get();
+    if (static_cast<int>(open_.size()) >= std::max(1, options_.max_open_inputs)) return nullptr;
+    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<FileReader> r, OpenChecked(p));
+    FileReader* raw = r.get();
+    open_.emplace(p.input, std::move(r));
+    return raw;
+  }
+
+  // Opens p.input again. The plan came from an earlier read of the footer; a file
+  // replaced in between must not be half-mixed into the output. Thread-safe.
+  Result<std::unique_ptr<FileReader>> OpenChecked(const Part& p) const {
     LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<FileReader> r,
                              OpenInput(fs_, inputs_[p.input], options_.reader, nullptr));
-    // The plan came from an earlier read of the footer; a file replaced in between must
-    // not be half-mixed into the output.
     if (p.rg >= r->num_row_groups() || r->metadata().row_groups[p.rg].num_rows != p.num_rows) {
       return Status::IOError("{}: changed during the rewrite (row group {} differs)",
                              inputs_[p.input], p.rg);
     }
-    FileReader* raw = r.get();
-    if (static_cast<int>(open_.size()) < std::max(1, options_.max_open_inputs)) {
-      open_.emplace(p.input, std::move(r));
-    } else {
-      *transient = std::move(r);
-    }
-    return raw;
+    return r;
   }
 
   // Whether leaf c of input row group p may hold pages to copy: page copy is on, the
@@ -358,14 +499,14 @@ class Rewriter {
   // Streams leaf c of input row group p into the open output column, one batch of rows
   // at a time (the stream owns its page buffers and frees them at the end, so an open
   // FileReader holds only its footer).
-  Status CopyColumn(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask) {
-    if (MayCopyPages(p, c, reader)) return CopyColumnPages(p, c, reader, mask);
+  Status CopyColumn(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask, LeafWork* w) {
+    if (MayCopyPages(p, c, reader)) return CopyColumnPages(p, c, reader, mask, w);
     LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(p.rg, {FileLeaf(p, c)}, options_.batch_rows));
     int64_t seen = 0;
     for (;;) {
-      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch_));
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&w->batch));
       if (!more) break;
-      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen));
+      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen, w));
     }
     return CheckAllRows(p, c, seen);
   }
@@ -373,50 +514,58 @@ class Rewriter {
   // CopyColumn with page copy: at each page boundary where the output chunk takes
   // encoded pages, a copyable page is appended unchanged; everything else goes
   // through batches that stop at page boundaries.
-  Status CopyColumnPages(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask) {
+  Status CopyColumnPages(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask, LeafWork* w) {
     LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenColumnPages(p.rg, FileLeaf(p, c), options_.batch_rows));
     int64_t seen = 0;
     for (;;) {
-      if (writer_->ColumnAcceptsEncodedPages()) {
+      if (w->sink->AcceptsEncodedPages()) {
         ColumnPageStream::Page page;
         LITHIFY_ASSIGN_OR_RETURN(bool has_page, stream->PeekPage(&page));
         if (has_page && CanCopyPage(page, c, mask)) {
-          LITHIFY_ASSIGN_OR_RETURN(int64_t rows, stream->TakePage(&page_));
-          page_.leaf_index = -1;  // the input's leaf number, not the output's
-          LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendEncodedPage(*page.header, page.payload, page_, rows),
-                                    "{}: row group {}", inputs_[p.input], p.rg);
+          LITHIFY_ASSIGN_OR_RETURN(int64_t rows, AppendPage(p, page, stream.get(), w));
           seen += rows;
-          ++pages_copied_;
           continue;
         }
       }
-      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&batch_));
+      LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&w->batch));
       if (!more) break;
-      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen));
+      LITHIFY_RETURN_NOT_OK(WriteBatch(p, c, mask, &seen, w));
     }
     return CheckAllRows(p, c, seen);
   }
 
-  // Writes batch_ (the next rows of part p's leaf c, `*seen` of them already written),
+  // Writes w->batch (the next rows of part p's leaf c, `*seen` of them already written),
   // thinned by the part's mask; checks it continues the part where the last one ended.
-  Status WriteBatch(const Part& p, int c, const std::vector<bool>* mask, int64_t* seen) {
-    const int64_t n = batch_.num_rows;
-    const int64_t offset = batch_.first_row_index - p.first_row;
-    if (batch_.columns.size() != 1 || offset != *seen || n > p.num_rows - *seen) {
+  Status WriteBatch(const Part& p, int c, const std::vector<bool>* mask, int64_t* seen, LeafWork* w) {
+    RowBatch& batch = w->batch;
+    const int64_t n = batch.num_rows;
+    const int64_t offset = batch.first_row_index - p.first_row;
+    if (batch.columns.size() != 1 || offset != *seen || n > p.num_rows - *seen) {
       return Status::Corruption("{}: row group {}: column '{}' does not hold the footer's {} rows",
                                 inputs_[p.input], p.rg, writer_->schema().leaf(c).dotted_path, p.num_rows);
     }
     *seen += n;
     if (mask != nullptr) {
-      keep_.assign(mask->begin() + offset, mask->begin() + offset + n);
-      FilterRows(&batch_, keep_);
+      w->keep.assign(mask->begin() + offset, mask->begin() + offset + n);
+      FilterRows(&batch, w->keep);
     }
-    if (batch_.num_rows == 0) return Status::OK();
-    ColumnData& col = batch_.columns[0];
+    if (batch.num_rows == 0) return Status::OK();
+    ColumnData& col = batch.columns[0];
     col.leaf_index = -1;  // the input's leaf number, not the output's
     RemapDefLevels(Map(p, c), col.num_levels, &col.def_levels);
-    return writer_->WriteColumn(col, batch_.num_rows)
+    return w->sink->WriteColumn(col, batch.num_rows)
         .WithContextF("{}: row group {}", inputs_[p.input], p.rg);
+  }
+
+  // Appends the stream's next page (`page`, peeked) unchanged; returns its rows.
+  Result<int64_t> AppendPage(const Part& p, const ColumnPageStream::Page& page, ColumnPageStream* stream,
+                             LeafWork* w) {
+    LITHIFY_ASSIGN_OR_RETURN(int64_t rows, stream->TakePage(&w->page));
+    w->page.leaf_index = -1;  // the input's leaf number, not the output's
+    LITHIFY_RETURN_NOT_OK_CTX(w->sink->AppendEncodedPage(*page.header, page.payload, w->page, rows),
+                              "{}: row group {}", inputs_[p.input], p.rg);
+    ++pages_copied_;
+    return rows;
   }
 
   Status CheckAllRows(const Part& p, int c, int64_t seen) const {
@@ -434,11 +583,10 @@ class Rewriter {
   std::vector<int> last_group_;                    // by input
   std::map<int, std::unique_ptr<FileReader>> open_;
   SliceCursor slice_;
-  RowBatch batch_;              // reused across batches
-  std::vector<bool> keep_;      // the current batch's slice of a row filter mask
-  ColumnData page_;             // a copied page's decoded content, reused
+  LeafWork in_order_;           // the one-thread path's, reused from leaf to leaf
+  std::vector<LeafWork> work_;  // the parallel path's, one per slot of its window
   int64_t copied_ = 0;
-  int64_t pages_copied_ = 0;
+  std::atomic<int64_t> pages_copied_{0};
 };
 
 // Leaf i read from leaf i, levels as they are (inputs that all have the output schema).

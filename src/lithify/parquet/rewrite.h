@@ -61,8 +61,34 @@
 // the inputs' key-value metadata (ARROW:schema, Spark's schema) is kept only when every
 // input has the output schema.
 //
-// Thread-safety: RewriteFiles is reentrant; one call uses one thread. Callbacks are
-// invoked on the calling thread.
+// Column chunks in parallel (threads > 1; issue 18): within an output row group the
+// leaves are encoded as tasks on the CPU pool (base/thread_pool.h), each into a column
+// buffer of its own (FileWriter::BeginColumnBuffer: the leaf's own column writer,
+// dictionary, compression and scratch batch; no decoder, batch or buffer is shared
+// between tasks running at once), and appended to the output in leaf order, so the file
+// is byte for byte the one-thread file. Each task reads its leaf through the inputs'
+// readers (FileReader::OpenRowGroup / OpenColumnPages may be called from several
+// threads: they only read the footer and issue ReadAt calls, which every
+// io::RandomAccessFile, RemoteFile included, takes concurrently); readers are opened
+// beforehand on the calling thread, or per leaf by the task past max_open_inputs.
+// A window of 2 x threads leaves is in flight at once (encoding, or done and waiting
+// for an earlier leaf). A row group holding slices of two split row groups is written
+// on one thread (their streams share one cursor). Nested use is safe: a rewrite
+// running as a CPU- or IO-pool task (an executor bin) waits for its leaves by running
+// the queued ones itself, so progress never depends on a free pool thread.
+//
+// Memory bound with threads > 1: the one-thread bound above for each of up to 2 x
+// threads leaves in flight (its input batch and page buffers, its output dictionary),
+// plus the compressed chunks of those leaves, held until appended -- at most 2 x
+// threads chunks of one output row group, so never more than that row group's encoded
+// size (about writer.row_group_size_bytes, the same bound as the row-oriented writer's)
+// and, when threads >= the leaves, exactly one row group. Nothing scales with the
+// number of inputs or row groups. A caller with a memory budget (OPTIMIZE's bins:
+// `threads` bins at once) multiplies this by its concurrent rewrites; threads = 1 keeps
+// the streaming bound of about one column chunk's batch.
+//
+// Thread-safety: RewriteFiles is reentrant. Callbacks (row filter, progress) are
+// invoked on the calling thread, in the one-thread order.
 #pragma once
 
 #include <cstdint>
@@ -125,6 +151,10 @@ struct RewriteOptions {
   // Cut input row groups larger than writer.row_group_size_bytes (see the header
   // comment); off: they are kept whole.
   bool split_row_groups = false;
+  // Leaves of one output row group encoded at once (see the header comment): 0 = the
+  // CPU pool's size (CpuPool(), LITHIFY_THREADS), 1 = leaf after leaf on the calling
+  // thread, pages streamed to the output. The output is the same either way.
+  int threads = 0;
   // Append PLAIN input pages in the output's codec unchanged (see the header comment).
   // Off when the output must be recompressed, e.g. at another compression level.
   bool copy_plain_pages = true;

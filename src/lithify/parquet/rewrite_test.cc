@@ -8,8 +8,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "lithify/base/thread_pool.h"
 #include "lithify/io/fault_injection.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/encoding.h"
@@ -1376,6 +1378,193 @@ TEST_F(ColumnApiTest, MisuseIsRejectedAndSticky) {
       EXPECT_TRUE(f == got.columns[c]) << c;
     }
   }
+}
+
+// ------------------------------------------------------------ column chunks in parallel
+
+std::string FileBytes(io::FileSystem* fs, const std::string& path) {
+  auto size = fs->Head(path);
+  EXPECT_TRUE(size.ok()) << path;
+  return size.ok() ? Bytes(fs, path, 0, static_cast<int64_t>(size->size)) : std::string();
+}
+
+class ParallelColumnsTest : public RewriteTest {
+ protected:
+  // Rewrites `inputs` with one thread and with several, and checks that every output is
+  // byte for byte the one-thread output, with the same counts. Returns the one-thread
+  // result.
+  RewriteResult ExpectSameBytes(const std::vector<std::string>& inputs, RewriteOptions opts) {
+    opts.threads = 1;
+    auto one = RewriteFiles(fs_.get(), inputs, "one.parquet", opts);
+    EXPECT_TRUE(one.ok()) << one.status().ToString();
+    if (!one.ok()) return {};
+    const std::string want = FileBytes(fs_.get(), "one.parquet");
+    for (int threads : {2, 3, 16, 0}) {
+      SCOPED_TRACE("threads " + std::to_string(threads));
+      opts.threads = threads;
+      auto many = RewriteFiles(fs_.get(), inputs, "many.parquet", opts);
+      EXPECT_TRUE(many.ok()) << many.status().ToString();
+      if (!many.ok()) continue;
+      EXPECT_EQ(many->rows, one->rows);
+      EXPECT_EQ(many->row_groups, one->row_groups);
+      EXPECT_EQ(many->pages_copied, one->pages_copied);
+      EXPECT_EQ(many->row_groups_copied, one->row_groups_copied);
+      EXPECT_EQ(many->bytes_out, one->bytes_out);
+      EXPECT_TRUE(FileBytes(fs_.get(), "many.parquet") == want);
+    }
+    return *one;
+  }
+};
+
+TEST_F(ParallelColumnsTest, FlatAndNestedOutputsAreTheOneThreadBytes) {
+  for (bool nested : {false, true}) {
+    SCOPED_TRACE(nested ? "nested" : "flat");
+    Schema s = nested ? NestedSchema() : FlatSchema();
+    std::vector<std::string> inputs = {"a.parquet", "b.parquet", "c.parquet"};
+    WriteInput(inputs[0], s, nested ? NestedRows(1200, 1) : FlatRows(1200, 1), {}, 500);
+    WriteInput(inputs[1], s, nested ? NestedRows(3000, 2) : FlatRows(3000, 2));
+    WriteInput(inputs[2], s, nested ? NestedRows(40, 3) : FlatRows(40, 3));
+    RewriteOptions opts;
+    opts.writer.page_size_bytes = 1024;
+    opts.writer.row_group_size_bytes = 8 << 10;  // several output row groups
+    opts.batch_rows = 333;
+    RewriteResult r = ExpectSameBytes(inputs, opts);
+    EXPECT_GT(r.row_groups, 1);
+    EXPECT_EQ(r.rows, 4240);
+    ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"many.parquet"}));
+  }
+}
+
+TEST_F(ParallelColumnsTest, FilteredSplitCopiedAndReopenedInputsAreTheOneThreadBytes) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"big.parquet", "small.parquet", "large-rgs.parquet"};
+  WriterOptions plain;
+  plain.page_size_bytes = 2048;
+  plain.enable_dictionary = false;  // PLAIN pages: page copy, inside slices too
+  WriteInput(inputs[0], s, FlatRows(9000, 1), plain);  // one row group, to split
+  WriteInput(inputs[1], s, FlatRows(300, 2), plain);
+  WriteInput(inputs[2], s, FlatRows(6000, 3), plain, 3000);
+  RewriteOptions opts;
+  opts.writer = plain;
+  opts.writer.row_group_size_bytes = *Footer(inputs[0]).row_groups.at(0).total_compressed_size / 3 + 1;
+  opts.split_row_groups = true;
+  opts.batch_rows = 700;
+  opts.row_filter = [](int input, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+    std::vector<bool> keep(static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) keep[r] = input == 2 || (first + r) % 7 != 3;
+    return keep;
+  };
+  RewriteResult r = ExpectSameBytes(inputs, opts);
+  EXPECT_GT(r.pages_copied, 0);
+  // Whole row groups copied, and every input reopened per leaf (one reader kept).
+  opts.row_filter = nullptr;
+  opts.copy_row_group_min_bytes = 1;
+  opts.max_open_inputs = 1;
+  r = ExpectSameBytes({inputs[1], inputs[2]}, opts);
+  EXPECT_GT(r.row_groups_copied, 0);
+  opts.copy_row_group_min_bytes = 0;
+  r = ExpectSameBytes(inputs, opts);
+  ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"many.parquet"}));
+}
+
+// Rewrites running as CPU-pool tasks (as executor bins may) wait for their column tasks
+// on a pool of one thread: the waiters run them, nothing deadlocks.
+TEST_F(ParallelColumnsTest, NestedInTasksOfAOneThreadPool) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriteInput(inputs[0], s, FlatRows(2000, 1), {}, 700);
+  WriteInput(inputs[1], s, FlatRows(2000, 2));
+  RewriteOptions opts;
+  opts.writer.row_group_size_bytes = 8 << 10;
+  opts.threads = 1;
+  ASSERT_TRUE(RewriteFiles(fs_.get(), inputs, "one.parquet", opts).ok());
+  const std::string want = FileBytes(fs_.get(), "one.parquet");
+  ReplaceCpuPoolForTesting(1);
+  opts.threads = 4;
+  Status st = ParallelFor(CpuPool(), 4, 4, [&](size_t i) {
+    return RewriteFiles(fs_.get(), inputs, "bin" + std::to_string(i) + ".parquet", opts).status();
+  });
+  ReplaceCpuPoolForTesting(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(FileBytes(fs_.get(), "bin" + std::to_string(i) + ".parquet") == want) << i;
+}
+
+TEST_F(ParallelColumnsTest, AFailingColumnLeavesNoOutput) {
+  Schema s = FlatSchema();
+  std::vector<std::string> inputs = {"in/a.parquet", "in/b.parquet", "in/c.parquet"};
+  for (int i = 0; i < 3; ++i) WriteInput(inputs[i], s, FlatRows(500, i), {}, 200);
+  io::FaultInjectingFileSystem faulty(fs_.get());
+  for (io::FsOp op : {io::FsOp::kReadAt, io::FsOp::kAppend}) {
+    faulty.Clear();
+    io::Fault f;
+    f.op = op;
+    f.path_contains = op == io::FsOp::kReadAt ? "c.parquet" : "x.parquet";
+    f.skip = op == io::FsOp::kReadAt ? 10 : 3;
+    faulty.Inject(f);
+    RewriteOptions opts;
+    opts.threads = 3;
+    auto res = RewriteFiles(&faulty, inputs, "out/x.parquet", opts);
+    ASSERT_FALSE(res.ok());
+    EXPECT_EQ(res.status().code(), StatusCode::kIOError) << res.status().ToString();
+    EXPECT_FALSE(fs_->Head("out/x.parquet").ok());
+  }
+}
+
+TEST_F(ColumnApiTest, ColumnBuffersAppendInLeafOrderOnly) {
+  Schema s = MustBuild({F::Long("a", false), F::String("b")});
+  RowBatchBuilder b(s);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(b.Append({V::Int(i), V::String("s" + std::to_string(i % 9))}).ok());
+  RowBatch batch = b.Finish();
+  // The same row group written through an open column and through buffers.
+  auto streamed = Open(s);
+  ASSERT_TRUE(streamed->BeginRowGroup(100).ok());
+  for (int c = 0; c < 2; ++c) {
+    ASSERT_TRUE(streamed->BeginColumn(c).ok());
+    ASSERT_TRUE(streamed->WriteColumn(batch.columns[c], 100).ok());
+    ASSERT_TRUE(streamed->EndColumn().ok());
+  }
+  ASSERT_TRUE(streamed->EndRowGroup().ok());
+  ASSERT_TRUE(streamed->Close().ok());
+  const std::string want = FileBytes(fs_.get(), "col.parquet");
+
+  auto w = Open(s);
+  ASSERT_TRUE(w->BeginRowGroup(100).ok());
+  auto b1 = w->BeginColumnBuffer(1);
+  ASSERT_TRUE(b1.ok()) << b1.status().ToString();
+  auto b0 = w->BeginColumnBuffer(0);
+  ASSERT_TRUE(b0.ok());
+  ASSERT_TRUE((*b1)->WriteColumn(batch.columns[1], 100).ok());
+  ASSERT_TRUE((*b1)->Finish().ok());
+  EXPECT_EQ((*b0)->Finish().code(), StatusCode::kInvalidArgument);  // 0 of 100 rows
+  EXPECT_EQ((*b0)->WriteColumn(batch.columns[0], 100).code(), StatusCode::kInvalidArgument);  // sticky
+  EXPECT_EQ(w->BeginColumnBuffer(1).status().code(), StatusCode::kInvalidArgument);  // one per leaf
+
+  // Encoded out of order, appended in order: the streamed file's bytes.
+  auto w2 = Open(s);
+  ASSERT_TRUE(w2->BeginRowGroup(100).ok());
+  auto c1 = w2->BeginColumnBuffer(1);
+  auto c0 = w2->BeginColumnBuffer(0);
+  ASSERT_TRUE(c0.ok() && c1.ok());
+  ASSERT_TRUE((*c1)->WriteColumn(batch.columns[1], 100).ok());
+  ASSERT_TRUE((*c1)->Finish().ok());
+  ASSERT_TRUE((*c0)->WriteColumn(batch.columns[0], 100).ok());
+  ASSERT_TRUE((*c0)->Finish().ok());
+  ASSERT_TRUE(w2->AppendColumnBuffer(std::move(*c0)).ok());
+  ASSERT_TRUE(w2->AppendColumnBuffer(std::move(*c1)).ok());
+  ASSERT_TRUE(w2->EndRowGroup().ok());
+  ASSERT_TRUE(w2->Close().ok());
+  EXPECT_TRUE(FileBytes(fs_.get(), "col.parquet") == want);
+
+  // Out of leaf order: refused, and sticky.
+  auto w3 = Open(s);
+  ASSERT_TRUE(w3->BeginRowGroup(100).ok());
+  auto e1 = w3->BeginColumnBuffer(1);
+  ASSERT_TRUE(e1.ok());
+  ASSERT_TRUE((*e1)->WriteColumn(batch.columns[1], 100).ok());
+  ASSERT_TRUE((*e1)->Finish().ok());
+  EXPECT_EQ(w->AppendColumnBuffer(std::move(*b1)).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(w3->AppendColumnBuffer(std::move(*e1)).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(w3->BeginColumnBuffer(0).status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace
