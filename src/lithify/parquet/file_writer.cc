@@ -225,7 +225,10 @@ class FileWriterImpl;
 // A leaf's chunk streamed by its column writer into `bytes` (the column writer is the
 // FileWriter's own for that leaf, which nothing else touches while the buffer is out).
 struct ColumnBufferImpl final : ColumnBuffer {
-  ColumnBufferImpl(const FileWriterImpl* o, LeafChunk c) : owner(o), chunk(c) {
+  // `spare`: an emptied buffer of an earlier chunk, so that its pages are not faulted in
+  // anew for every chunk.
+  ColumnBufferImpl(const FileWriterImpl* o, LeafChunk c, Buffer spare) : owner(o), chunk(c) {
+    bytes.data = std::move(spare);
     chunk.writer->BeginStreamingChunk(&bytes);
   }
 
@@ -393,8 +396,13 @@ class FileWriterImpl final : public FileWriter {
                                           next_leaf_, open_leaf_ >= 0 ? ", a column is open" : ""));
     }
     buffered_[static_cast<size_t>(leaf)] = true;
-    return std::unique_ptr<ColumnBuffer>(
-        std::make_unique<ColumnBufferImpl>(this, LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), col_rg_->num_rows)));
+    Buffer spare;
+    if (!spare_buffers_.empty()) {
+      spare = std::move(spare_buffers_.back());
+      spare_buffers_.pop_back();
+    }
+    return std::unique_ptr<ColumnBuffer>(std::make_unique<ColumnBufferImpl>(
+        this, LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), col_rg_->num_rows), std::move(spare)));
   }
 
   Status AppendColumnBuffer(std::unique_ptr<ColumnBuffer> buffer) override {
@@ -420,6 +428,8 @@ class FileWriterImpl final : public FileWriter {
     if (md.dictionary_page_offset) *md.dictionary_page_offset += base;
     col_rg_->columns[static_cast<size_t>(next_leaf_)] = std::move(chunk);
     ++next_leaf_;
+    b->bytes.data.Clear();  // kept for the next buffer: no more are spare than were out at once
+    spare_buffers_.push_back(std::move(b->bytes.data));
     return Status::OK();
   }
 
@@ -614,6 +624,7 @@ class FileWriterImpl final : public FileWriter {
   int open_leaf_ = -1;
   LeafChunk open_;             // the open column's (open_leaf_ >= 0)
   std::vector<bool> buffered_;  // by leaf: a ColumnBuffer was begun in this row group
+  std::vector<Buffer> spare_buffers_;  // appended buffers' memory, emptied, for the next ones
   int64_t final_size_ = 0;  // set by Close
   Buffer copy_block_;       // AppendRowGroupCopy's block, allocated on first use
 };

@@ -32,7 +32,9 @@
 // exactly what BeginColumn/WriteColumn/EndColumn would have written (the leaf's own
 // column writer encodes it, with its state carried from the previous row group; only
 // the offsets move to where the chunk lands). Memory: the chunk's compressed pages and
-// its dictionary, held from BeginColumnBuffer until AppendColumnBuffer.
+// its dictionary, held from BeginColumnBuffer until AppendColumnBuffer; an appended
+// buffer's memory is kept (emptied) for the next one until Close, so at most as many
+// buffers as were ever out at once stay allocated.
 //
 // Row group copy (AppendRowGroupCopy): a row group of another file with the same schema
 // is appended without decoding: its column chunks' bytes (dictionary and data pages,

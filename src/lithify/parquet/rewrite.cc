@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -280,6 +281,32 @@ class Rewriter {
     return Status::OK();
   }
 
+  // The failures of a group's column tasks: the rewrite returns the lowest leaf's, the
+  // error the one-thread path would have met first; once one failed, leaves not yet
+  // started are skipped.
+  class LeafFailures {
+   public:
+    bool any() const { return any_.load(); }
+    void Add(int leaf, const Status& st) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (leaf_ < 0 || leaf < leaf_) {
+        leaf_ = leaf;
+        status_ = st;
+      }
+      any_.store(true);
+    }
+    Status Lowest() {
+      std::lock_guard<std::mutex> lock(mu_);
+      return status_;
+    }
+
+   private:
+    std::atomic<bool> any_{false};
+    std::mutex mu_;
+    int leaf_ = -1;
+    Status status_;
+  };
+
   // Leaves encoded as CPU-pool tasks into column buffers, appended in leaf order. A
   // window of 2 x threads leaves is in flight (encoding, or done and waiting for an
   // earlier leaf): a short leaf behind a long one does not idle a thread, and at most
@@ -291,38 +318,43 @@ class Rewriter {
     const int leaves = writer_->schema().num_leaves();
     const size_t window = static_cast<size_t>(2 * threads);
     if (work_.size() < window) work_.resize(window);
+    LeafFailures failures;  // declared before the tasks using it, so it outlives them
     struct InFlight {
       std::unique_ptr<ColumnBuffer> buffer;
       std::unique_ptr<TaskGroup> task;  // destroyed first: waits for the task using `buffer`
     };
     std::deque<InFlight> in_flight;
-    std::atomic<bool> failed{false};  // later leaves need not start once one failed
-    auto append_oldest = [&](int c) -> Status {
+    int appended = 0;
+    auto append_oldest = [&]() -> Status {
       InFlight& f = in_flight.front();
-      LITHIFY_RETURN_NOT_OK(f.task->Wait());
+      if (Status st = f.task->Wait(); !st.ok()) {
+        in_flight.clear();  // waits for the others: the lowest failed leaf is then known
+        Status lowest = failures.Lowest();
+        return lowest.ok() ? st : lowest;  // not recorded: an exception, Internal
+      }
       LITHIFY_RETURN_NOT_OK(writer_->AppendColumnBuffer(std::move(f.buffer)));
       in_flight.pop_front();
-      ColumnDone(c, progress);
+      ColumnDone(appended++, progress);
       return Status::OK();
     };
-    int appended = 0;
     for (int c = 0; c < leaves; ++c) {
-      if (in_flight.size() == window) LITHIFY_RETURN_NOT_OK(append_oldest(appended++));
+      if (in_flight.size() == window) LITHIFY_RETURN_NOT_OK(append_oldest());
       LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<ColumnBuffer> buffer, writer_->BeginColumnBuffer(c));
       // The slot of leaf c - window, which is appended by now.
       LeafWork* w = &work_[static_cast<size_t>(c) % window];
       w->sink = buffer.get();
+      ColumnBuffer* out = buffer.get();
       auto task = std::make_unique<TaskGroup>(CpuPool(), 1);
-      task->Run([this, &g, &masks, &readers, &failed, c, w]() -> Status {
-        if (failed.load()) return Status::Cancelled("an earlier column failed");
+      task->Run([this, &g, &masks, &readers, &failures, c, w, out]() -> Status {
+        if (failures.any()) return Status::Cancelled("column {}: an earlier column failed", c);
         Status st = WriteLeaf(g, masks, readers, c, w);
-        if (st.ok()) st = static_cast<ColumnBuffer*>(w->sink)->Finish();
-        if (!st.ok()) failed.store(true);
+        if (st.ok()) st = out->Finish();
+        if (!st.ok()) failures.Add(c, st);
         return st;
       });
       in_flight.push_back({std::move(buffer), std::move(task)});
     }
-    while (!in_flight.empty()) LITHIFY_RETURN_NOT_OK(append_oldest(appended++));
+    while (!in_flight.empty()) LITHIFY_RETURN_NOT_OK(append_oldest());
     return Status::OK();
   }
 
