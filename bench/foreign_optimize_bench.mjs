@@ -68,6 +68,8 @@ const args = Object.fromEntries(argv.reduce((acc, a, i, all) => {
 const repo = path.join(here, '..');
 const build = path.resolve(args.build ?? path.join(repo, 'build'));
 const threads = Number(args.threads ?? 2);
+// lithify's CPU pool (a bin's column tasks) has as many threads as DuckDB (children inherit it).
+process.env.LITHIFY_THREADS = String(threads);
 const runs = Number(args.runs ?? 3);
 const duckFiles = Number(args['duck-files'] ?? 200);
 const duckRows = Number(args['duck-rows'] ?? 16000);

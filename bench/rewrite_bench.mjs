@@ -27,6 +27,8 @@ const rowsPerFile = Number(args.rows ?? 90000);
 const lithify = path.join(build, 'tools/cli/lithify');
 const bench = path.join(build, 'bench/parquet_bench');
 const duckRun = path.join(here, 'duckdb_run.mjs');
+// One thread for lithify too: the CPU pool, which sizes a rewrite's column tasks (children inherit it).
+process.env.LITHIFY_THREADS = '1';
 
 function runTimed(cmd, argv) {
   const r = require_spawn(cmd, argv);
