@@ -81,9 +81,11 @@
 // threads leaves in flight (its input batch and page buffers, its output dictionary),
 // plus the compressed chunks of those leaves, held until appended -- at most 2 x
 // threads chunks of one output row group, so never more than that row group's encoded
-// size (about writer.row_group_size_bytes, the same bound as the row-oriented writer's)
-// and, when threads >= the leaves, exactly one row group. Nothing scales with the
-// number of inputs or row groups. A caller with a memory budget (OPTIMIZE's bins:
+// size (about writer.row_group_size_bytes, the same bound as the row-oriented writer's).
+// The chunk buffers grow by doubling and are kept, emptied, for the next row group's
+// chunks (no page faults per chunk), so their memory is at most twice the largest
+// 2 x threads chunks of any one row group. Nothing scales with the number of inputs or
+// row groups. A caller with a memory budget (OPTIMIZE's bins:
 // `threads` bins at once) multiplies this by its concurrent rewrites; threads = 1 keeps
 // the streaming bound of about one column chunk's batch.
 //
