@@ -2,6 +2,7 @@
 #include "lithify/delta/checkpoint.h"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -142,11 +143,19 @@ class BatchPipeline {
     std::unique_lock<std::mutex> lock(mu_);
     WakeDecoder();
     while (true) {
+      bool gave_the_task_a_chance = false;
       while (ready_.empty() && !done_) {
-        if (!decoding_ && !free_.empty()) {
-          DecodeOne(lock);  // rather than wait for a task the pool has not started
-        } else {
+        if (decoding_ || free_.empty()) {
           cv_.wait(lock);
+        } else if (task_queued_ && !gave_the_task_a_chance) {
+          // The task is queued and has not started. A free pool thread takes it within
+          // microseconds, and decoding here at once would win that race every time (the
+          // replay then ran on one core); a busy pool may not take it at all. So wait a
+          // moment for it, then decode here.
+          gave_the_task_a_chance = true;
+          cv_.wait_for(lock, kTaskStartGrace);
+        } else {
+          DecodeOne(lock);  // rather than wait for a task the pool has not started
         }
       }
       if (ready_.empty()) break;  // done, and every decoded batch consumed
@@ -188,11 +197,16 @@ class BatchPipeline {
     cv_.notify_all();
   }
 
+  // How long the consumer waits for a queued decoding task to start before decoding
+  // itself: far above a pool thread's wake-up, far below a batch's decoding.
+  static constexpr std::chrono::milliseconds kTaskStartGrace{2};
+
   // The pool task.
   void Decode() {
     std::unique_lock<std::mutex> lock(mu_);
     while (CanDecode()) DecodeOne(lock);
     task_queued_ = false;
+    cv_.notify_all();
   }
 
   // Queues the decoding task unless it is queued already or has nothing to do (mu_ held).
