@@ -251,10 +251,20 @@ Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_roo
   return ctx;
 }
 
-Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const ScanContext& ctx,
-                                                                      const table::FileEntry& f) {
+namespace {
+
+// TypedPartitionValues of a FileEntry or a store view.
+template <typename File>
+Result<std::vector<std::optional<table::Value>>> PartitionValuesOf(const ScanContext& ctx, const File& f) {
   if (!ctx.rows) return std::vector<std::optional<table::Value>>();
   return ctx.rows->PartitionValues(f);
+}
+
+}  // namespace
+
+Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const ScanContext& ctx,
+                                                                      const table::FileEntry& f) {
+  return PartitionValuesOf(ctx, f);
 }
 
 FileJudge FileJudge::Make(const ScanContext& ctx) {
@@ -292,10 +302,21 @@ FileJudge FileJudge::Make(const ScanContext& ctx) {
 }
 
 Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
+  LITHIFY_ASSIGN_OR_RETURN(Judgement j, Run(f, /*explain=*/true));
+  return FileDecision{&f, j.verdict, std::move(j.reason), j.num_records};
+}
+
+Result<FileVerdict> FileJudge::Judge(const delta::LiveFileView& f) const {
+  LITHIFY_ASSIGN_OR_RETURN(Judgement j, Run(f, /*explain=*/false));
+  return j.verdict;
+}
+
+template <typename File>
+Result<FileJudge::Judgement> FileJudge::Run(const File& f, bool explain) const {
   const expr::BoundExpr& pred = *ctx_->predicate;
   const size_t ncols = pred.columns().size();
-  LITHIFY_ASSIGN_OR_RETURN(auto pv, TypedPartitionValues(*ctx_, f));
-  FileDecision d{&f, FileVerdict::kKept, ""};
+  LITHIFY_ASSIGN_OR_RETURN(auto pv, PartitionValuesOf(*ctx_, f));
+  Judgement d;
   // Partition values.
   std::vector<expr::Value> row(ncols);
   for (size_t c = 0; c < ncols; ++c) {
@@ -308,6 +329,8 @@ Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
   if (part_pred_) {
     expr::Truth t = expr::EvaluateRow(*part_pred_, row);
     if (t != expr::Truth::kTrue) {
+      d.verdict = FileVerdict::kSkippedByPartition;
+      if (!explain) return d;  // the reason text would cost more than the verdict
       std::string values;
       for (size_t c = 0; c < ncols; ++c) {
         if (!is_partition_[c]) continue;
@@ -315,7 +338,6 @@ Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
         values += expr::ColumnPathText(pred.columns()[c].path) + "=" +
                   (row[c].is_null() ? std::string("null") : expr::DisplayText(row[c]));
       }
-      d.verdict = FileVerdict::kSkippedByPartition;
       d.reason = fmt::format("{} is {} for partition {}", expr::ToString(*part_pred_, part_pred_->root()),
                              expr::TruthText(t), values);
       return d;
@@ -358,7 +380,7 @@ Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
   expr::SkipDecision sd = expr::CanSkip(pred, cs, fst);
   if (sd.skip) {
     d.verdict = FileVerdict::kSkippedByStats;
-    d.reason = std::move(sd.reason);
+    if (explain) d.reason = std::move(sd.reason);
   }
   return d;
 }
@@ -376,6 +398,49 @@ Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune) {
     LITHIFY_ASSIGN_OR_RETURN(FileDecision d, judge.Decide(f));
     out.push_back(std::move(d));
   }
+  return out;
+}
+
+namespace {
+
+// Whether store file `a` comes before `b` in snapshot order (path, then DV unique id).
+bool SnapshotOrderLess(const delta::LiveFileView& a, const delta::LiveFileView& b) {
+  if (int c = a.path().compare(b.path()); c != 0) return c < 0;
+  return a.dv_unique_id() < b.dv_unique_id();
+}
+
+}  // namespace
+
+Result<KeptFiles> PlanKeptFiles(const ScanContext& ctx, bool prune) {
+  const delta::LiveFileStore& live = ctx.snapshot->live_files();
+  KeptFiles out;
+  out.files_total = static_cast<int64_t>(live.size());
+  if (!ctx.predicate || !prune) {
+    out.files = live.SortedOrder();
+    return out;
+  }
+  const FileJudge judge = FileJudge::Make(ctx);
+  // Judged in store order (no sort of the skipped files); PlanScan stops at the first
+  // failing file of snapshot order, so the earliest failure is the one returned.
+  std::optional<uint32_t> failed;
+  Status failure;
+  for (uint32_t i = 0; i < live.size(); ++i) {
+    Result<FileVerdict> v = judge.Judge(live[i]);
+    if (!v.ok()) {
+      if (!failed || SnapshotOrderLess(live[i], live[*failed])) {
+        failed = i;
+        failure = v.status();
+      }
+      continue;
+    }
+    switch (*v) {
+      case FileVerdict::kKept: out.files.push_back(i); break;
+      case FileVerdict::kSkippedByPartition: ++out.skipped_by_partition; break;
+      case FileVerdict::kSkippedByStats: ++out.skipped_by_stats; break;
+    }
+  }
+  if (failed) return failure;
+  out.files = live.SortedOrder(std::move(out.files));
   return out;
 }
 
@@ -420,7 +485,7 @@ Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
   LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, table_root, options.version, options.where,
                                                         delta::LoadOptions{delta::StatsMode::kRaw}));
   if (!ctx.output) {
-    if (ctx.snapshot->files().empty()) return ScanResult{};
+    if (ctx.snapshot->live_files().empty()) return ScanResult{};
     return Status::NotSupported("{}: the table has data files but no columns in its schema", table_root);
   }
   const delta::OutputSchema& out = *ctx.output;
@@ -464,13 +529,11 @@ Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
     bcols.push_back(bc);
   }
 
-  LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> plan, PlanScan(ctx, options.prune_files));
+  LITHIFY_ASSIGN_OR_RETURN(KeptFiles plan, PlanKeptFiles(ctx, options.prune_files));
   ScanResult result;
-  result.files_total = static_cast<int64_t>(plan.size());
-  for (const FileDecision& d : plan) {
-    if (d.verdict == FileVerdict::kSkippedByPartition) ++result.files_skipped_partition;
-    if (d.verdict == FileVerdict::kSkippedByStats) ++result.files_skipped_stats;
-  }
+  result.files_total = plan.files_total;
+  result.files_skipped_partition = plan.skipped_by_partition;
+  result.files_skipped_stats = plan.skipped_by_stats;
   if (sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Begin(os, fields));
 
   // Counting without a predicate needs only the footers and the deletion vectors.
@@ -485,10 +548,10 @@ Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
     live.count_row_groups = false;
   }
   int64_t remaining = options.limit;  // < 0: unlimited
-  for (const FileDecision& d : plan) {
+  for (uint32_t index : plan.files) {
     if (remaining == 0) break;
-    if (d.verdict != FileVerdict::kKept) continue;
-    const table::FileEntry& f = *d.file;
+    // One FileEntry at a time: the kept files are read, never held together.
+    const table::FileEntry f = snap.live_files()[index].ToFileEntry();
     const std::string path = io::JoinPath(snap.table_root(), f.path);
     LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> reader, ctx.rows->OpenEntry(f, live.leaves));
     ++result.files_read;

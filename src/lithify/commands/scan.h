@@ -99,14 +99,27 @@ std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataTy
 // bounds). PlanScan runs it over the snapshot's files; writers also run it over files a
 // concurrent commit added (delete's conflict check). Make requires ctx.predicate; ctx
 // must outlive the judge. Decide's FileDecision::file points at `f`. Immutable after
-// Make; Decide is thread-safe.
+// Make; Decide and Judge are thread-safe.
 class FileJudge {
  public:
   static FileJudge Make(const ScanContext& ctx);
   // Corruption naming the file for an unparseable partition value.
   Result<FileDecision> Decide(const table::FileEntry& f) const;
+  // The verdict alone, for a file of the snapshot's compact store: no FileEntry and no
+  // reason text are built (PlanKeptFiles). Same verdicts and errors as Decide on the
+  // file's FileEntry.
+  Result<FileVerdict> Judge(const delta::LiveFileView& f) const;
 
  private:
+  struct Judgement {
+    FileVerdict verdict = FileVerdict::kKept;
+    std::string reason;  // only when explaining
+    std::optional<int64_t> num_records;
+  };
+  // `File` is table::FileEntry or delta::LiveFileView (DeltaLiveRows reads both).
+  template <typename File>
+  Result<Judgement> Run(const File& f, bool explain) const;
+
   const ScanContext* ctx_ = nullptr;
   std::vector<int> part_field_;                       // Delta top-level field, or -1
   std::vector<bool> is_partition_;
@@ -115,8 +128,28 @@ class FileJudge {
 };
 
 // Decides every live file (snapshot order). With no predicate or prune == false every
-// file is kept.
+// file is kept. Builds the snapshot's FileEntry vector and a decision with its reason
+// per file: for reports that show every file (files --where) and planners that work on
+// FileEntry values anyway (OPTIMIZE --where).
 Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune = true);
+
+// What a scan reads: the kept files, and how many files each verdict had.
+struct KeptFiles {
+  // Indices into ctx.snapshot->live_files(), in snapshot order (path, DV unique id),
+  // the order PlanScan lists them in.
+  std::vector<uint32_t> files;
+  int64_t files_total = 0;
+  int64_t skipped_by_partition = 0;
+  int64_t skipped_by_stats = 0;
+};
+
+// PlanScan's verdicts, kept files only: every file is judged on the snapshot's compact
+// store (FileJudge::Judge), and nothing is kept of a skipped file but its count, so
+// planning with a predicate that prunes most of a million files costs about the replay
+// and no more memory than the store plus one index per kept file (a snapshot loaded
+// with StatsMode::kRaw parses the stats of the files partition values keep only). The
+// error is PlanScan's: the first failing file in snapshot order.
+Result<KeptFiles> PlanKeptFiles(const ScanContext& ctx, bool prune = true);
 
 // Receives the output. Begin is called once before any Rows call.
 class ScanSink {

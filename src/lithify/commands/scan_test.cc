@@ -172,6 +172,37 @@ TEST_F(ScanTest, PruningDoesNotChangeRows) {
   EXPECT_LT(a->files_read, b->files_read);
 }
 
+// PlanKeptFiles (what Scan and delete plan with: verdicts on the compact store, kept
+// files only) must agree with PlanScan (a decision per FileEntry) on every predicate
+// shape: partition-only, statistics-only, mixed, OR across both, and pruning off.
+TEST_F(ScanTest, KeptFilesAgreeWithPlanScan) {
+  const std::string table = Kernel("basic_partitioned");
+  for (const char* where : {"letter = 'a'", "letter < 'a'", "number >= 5", "letter = 'b' AND number > 2",
+                            "letter IS NULL OR number >= 5", "letter IN ('a', 'c') OR number < 0", ""}) {
+    for (bool prune : {true, false}) {
+      SCOPED_TRACE(std::string(where) + (prune ? "" : " (no pruning)"));
+      Result<ScanContext> ctx = PrepareScan(fs_.get(), table, delta::VersionSpec::Latest(), where,
+                                            delta::LoadOptions{delta::StatsMode::kRaw});
+      ASSERT_TRUE(ctx.ok()) << ctx.status().ToString();
+      Result<std::vector<FileDecision>> all = PlanScan(*ctx, prune);
+      Result<KeptFiles> kept = PlanKeptFiles(*ctx, prune);
+      ASSERT_TRUE(all.ok() && kept.ok());
+      std::vector<std::string> want, got;
+      int64_t by_partition = 0, by_stats = 0;
+      for (const FileDecision& d : *all) {
+        if (d.verdict == FileVerdict::kKept) want.push_back(d.file->path);
+        by_partition += d.verdict == FileVerdict::kSkippedByPartition;
+        by_stats += d.verdict == FileVerdict::kSkippedByStats;
+      }
+      for (uint32_t i : kept->files) got.emplace_back(ctx->snapshot->live_files()[i].path());
+      EXPECT_EQ(got, want);  // same files, same (snapshot) order
+      EXPECT_EQ(kept->files_total, static_cast<int64_t>(all->size()));
+      EXPECT_EQ(kept->skipped_by_partition, by_partition);
+      EXPECT_EQ(kept->skipped_by_stats, by_stats);
+    }
+  }
+}
+
 TEST_F(ScanTest, BadPredicateIsInvalidArgument) {
   ScanOptions opts;
   opts.where = "number >";

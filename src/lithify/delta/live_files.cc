@@ -707,17 +707,22 @@ Status LiveFileStore::Append(std::string_view path, const AddFileView& add,
 }
 
 std::vector<uint32_t> LiveFileStore::SortedOrder() const {
-  const size_t n = records_.size();
-  std::vector<uint32_t> order(n);
+  std::vector<uint32_t> all(records_.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint32_t>(i);
+  return SortedOrder(std::move(all));
+}
+
+std::vector<uint32_t> LiveFileStore::SortedOrder(std::vector<uint32_t> order) const {
+  const size_t n = order.size();
   if (n == 0) return order;
   auto path = [&](size_t i) { return std::string_view(records_[i].blob, records_[i].path_len); };
   // Comparisons go by 24 bytes of each path after the prefix all paths share (often
   // "date=" or a partition directory), held big-endian in the sort keys, so that most
   // never touch the scattered path bytes; only ties compare whole paths and DV ids.
-  std::string_view first = path(0);
+  std::string_view first = path(order[0]);
   size_t lcp = first.size();
   for (size_t i = 1; i < n && lcp > 0; ++i) {
-    std::string_view p = path(i);
+    std::string_view p = path(order[i]);
     size_t k = 0, m = std::min(lcp, p.size());
     while (k < m && p[k] == first[k]) ++k;
     lcp = k;
@@ -733,8 +738,8 @@ std::vector<uint32_t> LiveFileStore::SortedOrder() const {
   };
   std::vector<Key> keys(n);
   for (size_t i = 0; i < n; ++i) {
-    std::string_view p = path(i);
-    keys[i] = Key{{word(p, lcp), word(p, lcp + 8), word(p, lcp + 16)}, static_cast<uint32_t>(i)};
+    std::string_view p = path(order[i]);
+    keys[i] = Key{{word(p, lcp), word(p, lcp + 8), word(p, lcp + 16)}, order[i]};
   }
   std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
     for (int w = 0; w < 3; ++w) {

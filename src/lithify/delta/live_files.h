@@ -250,6 +250,9 @@ class LiveFileStore {
 
   // Indices of the files sorted by (path, DV unique id).
   std::vector<uint32_t> SortedOrder() const;
+  // `indices` (each below size()) sorted by (path, DV unique id): the order
+  // SortedOrder() gives them, at the cost of sorting only these (a scan's kept files).
+  std::vector<uint32_t> SortedOrder(std::vector<uint32_t> indices) const;
   // Bytes held (records, arena, side table); for tests and benchmarks.
   size_t MemoryUsage() const;
 

@@ -132,20 +132,51 @@ Result<std::optional<table::FileStats>> DeltaLiveRows::ParsedStats(const table::
   return std::optional(std::move(*parsed));
 }
 
-Result<std::vector<std::optional<table::Value>>> DeltaLiveRows::PartitionValues(const table::FileEntry& f) const {
+Result<std::optional<table::FileStats>> DeltaLiveRows::ParsedStats(const LiveFileView& f) {
+  std::optional<std::string_view> raw = f.stats_raw();
+  // What ToFileEntry would hold: the text, or only the count (kNumRecords), or nothing.
+  if (!raw || raw->empty()) {
+    if (!raw && !f.num_records()) return std::optional<table::FileStats>();
+    table::FileStats s;
+    s.num_records = f.num_records();
+    return std::optional(std::move(s));
+  }
+  Result<table::FileStats> parsed = ParseStats(*raw);
+  if (!parsed.ok()) return parsed.status().WithContextF("add '{}': stats", f.path());
+  return std::optional(std::move(*parsed));
+}
+
+template <typename Lookup>
+Result<std::vector<std::optional<table::Value>>> DeltaLiveRows::TypePartitionValues(std::string_view path,
+                                                                                    const Lookup& lookup) const {
   const StructType& schema = *schema_;
   std::vector<std::optional<table::Value>> values(schema.fields.size());
   for (size_t i = 0; i < schema.fields.size(); ++i) {
     const std::string& key = partition_keys_[i];
     if (key.empty()) continue;
-    auto it = f.partition_values.find(key);
     std::optional<std::string> text;
-    if (it != f.partition_values.end()) text = it->second;
+    if (std::optional<std::optional<std::string_view>> found = lookup(key); found && *found) {
+      text.emplace(**found);
+    }
     Result<table::Value> v = ParsePartitionValue(schema.fields[i].type, text);
-    if (!v.ok()) return v.status().WithContextF("{}: partition column '{}'", f.path, schema.fields[i].name);
+    if (!v.ok()) return v.status().WithContextF("{}: partition column '{}'", path, schema.fields[i].name);
     if (!v->is_null()) values[i] = std::move(*v);
   }
   return values;
+}
+
+Result<std::vector<std::optional<table::Value>>> DeltaLiveRows::PartitionValues(const table::FileEntry& f) const {
+  return TypePartitionValues(f.path, [&f](const std::string& key) -> std::optional<std::optional<std::string_view>> {
+    auto it = f.partition_values.find(key);
+    if (it == f.partition_values.end()) return std::nullopt;
+    if (!it->second) return std::optional<std::string_view>();
+    return std::optional<std::string_view>(*it->second);
+  });
+}
+
+Result<std::vector<std::optional<table::Value>>> DeltaLiveRows::PartitionValues(const LiveFileView& f) const {
+  const StringMapView values = f.partition_values();
+  return TypePartitionValues(f.path(), [&values](const std::string& key) { return values.Find(key); });
 }
 
 Result<DeltaLiveFile> DeltaLiveRows::Describe(const table::FileEntry& f) const {

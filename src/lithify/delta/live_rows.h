@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lithify/base/result.h"
+#include "lithify/delta/live_files.h"
 #include "lithify/delta/logical_reader.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/io/filesystem.h"
@@ -61,14 +62,24 @@ class DeltaLiveRows final : public table::LiveRows {
   // Typed partition values of `f` by top-level field (nullopt for non-partition fields
   // and null values). Corruption naming the file for an unparseable value.
   Result<std::vector<std::optional<table::Value>>> PartitionValues(const table::FileEntry& f) const;
+  // The same for a file of the snapshot's compact store (no FileEntry built).
+  Result<std::vector<std::optional<table::Value>>> PartitionValues(const LiveFileView& f) const;
   // The parsed statistics of `f`: its own when the snapshot parsed them (StatsMode::kParsed),
   // else parsed now from the stored text (StatsMode::kRaw, for callers that prune by
   // partition first and parse only the files they keep); nullopt when `f` has none.
   // Corruption naming the file for malformed statistics.
   static Result<std::optional<table::FileStats>> ParsedStats(const table::FileEntry& f);
+  // The same for a file of the compact store: its stats text parsed now (a store keeps
+  // text only), or numRecords alone when that is all the store kept (StatsMode::kNumRecords).
+  static Result<std::optional<table::FileStats>> ParsedStats(const LiveFileView& f);
 
  private:
   DeltaLiveRows() = default;
+  // PartitionValues over any map holding the log's partition values: `lookup(key)` is
+  // nullopt for an absent key, else the value text (nullopt = JSON null).
+  template <typename Lookup>
+  Result<std::vector<std::optional<table::Value>>> TypePartitionValues(std::string_view path,
+                                                                       const Lookup& lookup) const;
 
   io::FileSystem* fs_ = nullptr;
   std::shared_ptr<const Snapshot> snapshot_;
