@@ -198,6 +198,7 @@ class Deleter {
   int64_t dv_files_written_ = 0;
   int64_t rewrite_ms_ = 0;
   std::vector<delta::FileKey> read_files_;
+  std::vector<table::FileEntry> kept_;  // the files the predicate may match, snapshot order
   std::vector<planner::PartitionValues> touched_;  // partitions of the adds (auto compaction)
 };
 
@@ -263,6 +264,11 @@ Status Deleter::Prepare() {
 
 Result<int64_t> Deleter::CountLiveRows(const table::FileEntry& f) {
   if (auto n = f.num_live_records()) return *n;
+  // A snapshot that kept the stats text only (a constant predicate plans with kRaw).
+  LITHIFY_ASSIGN_OR_RETURN(std::optional<table::FileStats> stats, delta::DeltaLiveRows::ParsedStats(f));
+  if (stats && stats->num_records) {
+    return *stats->num_records - (f.deletion_vector ? f.deletion_vector->cardinality : 0);
+  }
   const std::string path = io::JoinPath(root_, f.path);
   Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs_, path);
   if (!reader.ok()) return NameFile(reader.status(), path);
@@ -455,10 +461,11 @@ Result<DeleteResult> Deleter::Run() {
   } else if (!delete_none) {
     auto judge = std::make_shared<FileJudge>(FileJudge::Make(ctx_));
     txn_->ReadPredicate(pred_text, [judge](const delta::AddFile& add) { return AddMayMatch(*judge, add); });
-    LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> plan, PlanScan(ctx_, true));
-    for (const FileDecision& d : plan) {
-      if (d.verdict != FileVerdict::kKept) continue;
-      const table::FileEntry& f = *d.file;
+    LITHIFY_ASSIGN_OR_RETURN(KeptFiles plan, PlanKeptFiles(ctx_, true));
+    // FileEntry values for the kept files only (pending DVs point at them until FlushDvs).
+    kept_.reserve(plan.files.size());
+    for (uint32_t i : plan.files) kept_.push_back(snap_.live_files()[i].ToFileEntry());
+    for (const table::FileEntry& f : kept_) {
       ++files_scanned_;
       read_files_.push_back({f.path, f.dv_unique_id()});
       LITHIFY_ASSIGN_OR_RETURN(FileMatches fm, ScanFile(f));
@@ -532,9 +539,13 @@ Result<DeleteResult> Deleter::Run() {
 }  // namespace
 
 Result<DeleteResult> DeleteRows(io::FileSystem* fs, const std::string& table_root, const DeleteSpec& spec) {
+  // With a predicate, statistics are parsed only for the files partition values keep
+  // (PlanKeptFiles); removing every file needs every file's numRecords.
+  delta::LoadOptions load;
+  load.stats = spec.predicate.empty() ? delta::StatsMode::kParsed : delta::StatsMode::kRaw;
   LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx,
-                           PrepareScan(fs, table_root, delta::VersionSpec::Latest(), spec.predicate));
-  if (!ctx.output && !ctx.snapshot->files().empty()) {
+                           PrepareScan(fs, table_root, delta::VersionSpec::Latest(), spec.predicate, load));
+  if (!ctx.output && !ctx.snapshot->live_files().empty()) {
     return Status::NotSupported("{}: the table has data files but no columns in its schema", table_root);
   }
   Deleter d(fs, spec, std::move(ctx));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_map>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
@@ -306,6 +307,27 @@ Result<FileDecision> FileJudge::Decide(const table::FileEntry& f) const {
   return FileDecision{&f, j.verdict, std::move(j.reason), j.num_records};
 }
 
+std::vector<expr::Value> FileJudge::PartitionRow(const std::vector<std::optional<table::Value>>& pv) const {
+  const expr::BoundExpr& pred = *ctx_->predicate;
+  const size_t ncols = pred.columns().size();
+  std::vector<expr::Value> row(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    const expr::DataType& t = pred.columns()[c].type;
+    row[c] = expr::Value::Null(t);
+    if (part_field_[c] >= 0 && pv[part_field_[c]]) {
+      if (auto v = ToExprValue(*pv[part_field_[c]], t)) row[c] = std::move(*v);
+    }
+  }
+  return row;
+}
+
+Result<bool> FileJudge::SkipsByPartition(const delta::LiveFileView& f) const {
+  // Parsed even without a partition-only part: an unparseable value fails Judge too.
+  LITHIFY_ASSIGN_OR_RETURN(auto pv, PartitionValuesOf(*ctx_, f));
+  if (!part_pred_) return false;
+  return expr::EvaluateRow(*part_pred_, PartitionRow(pv)) != expr::Truth::kTrue;
+}
+
 Result<FileVerdict> FileJudge::Judge(const delta::LiveFileView& f) const {
   LITHIFY_ASSIGN_OR_RETURN(Judgement j, Run(f, /*explain=*/false));
   return j.verdict;
@@ -317,15 +339,7 @@ Result<FileJudge::Judgement> FileJudge::Run(const File& f, bool explain) const {
   const size_t ncols = pred.columns().size();
   LITHIFY_ASSIGN_OR_RETURN(auto pv, PartitionValuesOf(*ctx_, f));
   Judgement d;
-  // Partition values.
-  std::vector<expr::Value> row(ncols);
-  for (size_t c = 0; c < ncols; ++c) {
-    const expr::DataType& t = pred.columns()[c].type;
-    row[c] = expr::Value::Null(t);
-    if (part_field_[c] >= 0 && pv[part_field_[c]]) {
-      if (auto v = ToExprValue(*pv[part_field_[c]], t)) row[c] = std::move(*v);
-    }
-  }
+  const std::vector<expr::Value> row = PartitionRow(pv);
   if (part_pred_) {
     expr::Truth t = expr::EvaluateRow(*part_pred_, row);
     if (t != expr::Truth::kTrue) {
@@ -420,26 +434,46 @@ Result<KeptFiles> PlanKeptFiles(const ScanContext& ctx, bool prune) {
     return out;
   }
   const FileJudge judge = FileJudge::Make(ctx);
+  // The partition step depends on a file's partition values only, and a large table has
+  // far fewer partitions than files: it runs once per distinct (canonically encoded)
+  // value map. The keys are views into the store's arena.
+  struct PartitionOutcome {
+    bool failed = false;
+    bool skip = false;
+  };
+  std::unordered_map<std::string_view, PartitionOutcome> by_partition;
   // Judged in store order (no sort of the skipped files); PlanScan stops at the first
   // failing file of snapshot order, so the earliest failure is the one returned.
   std::optional<uint32_t> failed;
-  Status failure;
+  auto fail = [&](uint32_t i) {
+    if (!failed || SnapshotOrderLess(live[i], live[*failed])) failed = i;
+  };
   for (uint32_t i = 0; i < live.size(); ++i) {
-    Result<FileVerdict> v = judge.Judge(live[i]);
-    if (!v.ok()) {
-      if (!failed || SnapshotOrderLess(live[i], live[*failed])) {
-        failed = i;
-        failure = v.status();
-      }
+    const delta::LiveFileView f = live[i];
+    auto [it, fresh] = by_partition.try_emplace(f.partition_values().encoded());
+    if (fresh) {
+      Result<bool> skip = judge.SkipsByPartition(f);
+      it->second = skip.ok() ? PartitionOutcome{false, *skip} : PartitionOutcome{true, false};
+    }
+    if (it->second.failed) {
+      fail(i);
       continue;
     }
-    switch (*v) {
-      case FileVerdict::kKept: out.files.push_back(i); break;
-      case FileVerdict::kSkippedByPartition: ++out.skipped_by_partition; break;
-      case FileVerdict::kSkippedByStats: ++out.skipped_by_stats; break;
+    if (it->second.skip) {
+      ++out.skipped_by_partition;
+      continue;
     }
+    Result<FileVerdict> v = judge.Judge(f);
+    if (!v.ok()) {
+      fail(i);
+      continue;
+    }
+    if (*v == FileVerdict::kKept) out.files.push_back(i);
+    if (*v == FileVerdict::kSkippedByStats) ++out.skipped_by_stats;
+    if (*v == FileVerdict::kSkippedByPartition) ++out.skipped_by_partition;  // not reached
   }
-  if (failed) return failure;
+  // The error as Judge words it for that file (it names the file).
+  if (failed) return judge.Judge(live[*failed]).status();
   out.files = live.SortedOrder(std::move(out.files));
   return out;
 }

@@ -109,6 +109,10 @@ class FileJudge {
   // reason text are built (PlanKeptFiles). Same verdicts and errors as Decide on the
   // file's FileEntry.
   Result<FileVerdict> Judge(const delta::LiveFileView& f) const;
+  // Whether the partition step alone skips `f` (false without a partition-only part);
+  // fails where Judge fails on the partition values. A function of f's partition values
+  // only, so a caller may reuse it for every file with the same values.
+  Result<bool> SkipsByPartition(const delta::LiveFileView& f) const;
 
  private:
   struct Judgement {
@@ -119,6 +123,9 @@ class FileJudge {
   // `File` is table::FileEntry or delta::LiveFileView (DeltaLiveRows reads both).
   template <typename File>
   Result<Judgement> Run(const File& f, bool explain) const;
+  // Per bound column: the file's partition value as an expr value (null when the
+  // column is no partition column or the value cannot be represented).
+  std::vector<expr::Value> PartitionRow(const std::vector<std::optional<table::Value>>& pv) const;
 
   const ScanContext* ctx_ = nullptr;
   std::vector<int> part_field_;                       // Delta top-level field, or -1
