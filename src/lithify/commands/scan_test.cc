@@ -6,6 +6,7 @@
 
 #include "lithify/commands/test_util.h"
 #include "lithify/delta/deletion_vector.h"
+#include "lithify/delta/transaction.h"
 
 namespace lithify::commands {
 namespace {
@@ -200,6 +201,45 @@ TEST_F(ScanTest, KeptFilesAgreeWithPlanScan) {
       EXPECT_EQ(kept->skipped_by_partition, by_partition);
       EXPECT_EQ(kept->skipped_by_stats, by_stats);
     }
+  }
+}
+
+// An unparseable partition value fails planning naming the first such file in snapshot
+// order, whichever order the store holds the files in and although PlanKeptFiles judges
+// each distinct partition once: the error PlanScan gives.
+TEST_F(ScanTest, KeptFilesFailLikePlanScanOnABadPartitionValue) {
+  auto mem = io::NewMemoryFileSystem();
+  const std::string root = "/t";
+  testing::CreateDeltaTable(mem.get(), root,
+                            R"({"type":"struct","fields":[{"name":"p","type":"integer","nullable":true,"metadata":{}},)"
+                            R"({"name":"x","type":"integer","nullable":true,"metadata":{}}]})",
+                            {"p"}, false);
+  auto snap = delta::Snapshot::Load(mem.get(), root);
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  auto txn = delta::Transaction::Begin(*snap);
+  ASSERT_TRUE(txn.ok()) << txn.status().ToString();
+  for (const char* path : {"p=zz/c.parquet", "p=1/b.parquet", "p=zz/a.parquet"}) {
+    delta::AddFile add;
+    add.path = path;
+    add.partition_values["p"] = std::string(path).substr(2, std::string(path).find('/') - 2);
+    add.size = 10;
+    add.data_change = true;
+    add.stats = R"({"numRecords":1,"minValues":{"x":1},"maxValues":{"x":1},"nullCount":{"x":0}})";
+    (*txn)->AddAction(std::move(add));
+  }
+  (*txn)->SetOperation("WRITE", nlohmann::json::object());
+  ASSERT_TRUE((*txn)->Commit().ok());
+  for (const char* where : {"p = 1", "x = 1"}) {
+    SCOPED_TRACE(where);
+    Result<ScanContext> ctx = PrepareScan(mem.get(), root, delta::VersionSpec::Latest(), where,
+                                          delta::LoadOptions{delta::StatsMode::kRaw});
+    ASSERT_TRUE(ctx.ok()) << ctx.status().ToString();
+    Result<std::vector<FileDecision>> all = PlanScan(*ctx);
+    Result<KeptFiles> kept = PlanKeptFiles(*ctx);
+    ASSERT_FALSE(all.ok());
+    ASSERT_FALSE(kept.ok());
+    EXPECT_NE(all.status().message().find("p=zz/a.parquet"), std::string::npos) << all.status().ToString();
+    EXPECT_EQ(kept.status().ToString(), all.status().ToString());
   }
 }
 
