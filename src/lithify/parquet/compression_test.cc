@@ -1,7 +1,9 @@
 #include "lithify/parquet/compression.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -366,6 +368,19 @@ TEST(CorpusCodecTest, EveryCodecMatchesUncompressedTwin) {
         for (size_t p = 0; p < got[c].size(); ++p) EXPECT_EQ(got[c][p].body, expect[c][p].body);
       }
     }
+  }
+}
+
+// Crc32 is libdeflate's; page checksums written by other writers are zlib's polynomial.
+TEST(CompressionTest, Crc32AgreesWithZlib) {
+  std::mt19937_64 rng(5);
+  std::vector<uint8_t> data(70000);
+  for (auto& b : data) b = static_cast<uint8_t>(rng());
+  for (size_t len : {size_t{1}, size_t{7}, size_t{8}, size_t{63}, size_t{64}, size_t{255},
+                     size_t{4096}, size_t{65537}, data.size()}) {
+    const size_t off = rng() % 16;
+    ByteView v(data.data() + off, std::min(len, data.size() - off));
+    EXPECT_EQ(Crc32(v), static_cast<uint32_t>(crc32_z(0, v.data(), v.size()))) << len;
   }
 }
 

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "lithify/base/macros.h"
@@ -588,13 +589,53 @@ void RleBitPackedEncoder::Put(uint32_t value) {
   repeat_count_ = 1;
 }
 
-void RleBitPackedEncoder::PutMany(const uint32_t* values, size_t n) {
-  for (size_t i = 0; i < n; ++i) Put(values[i]);
+namespace {
+
+// The number of leading values of p[0..n) equal to p[0] (n >= 1), a machine word at a
+// time: definition levels are mostly one long run, dictionary indices of sorted or
+// low-cardinality data often are.
+template <typename T>
+size_t RunLength(const T* p, size_t n) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4);
+  constexpr size_t kPerWord = 8 / sizeof(T);
+  const T first = p[0];
+  uint64_t pattern = 0;
+  for (size_t k = 0; k < kPerWord; ++k) {
+    pattern = (pattern << (8 * sizeof(T))) | static_cast<std::make_unsigned_t<T>>(first);
+  }
+  size_t i = 1;
+  while (i + kPerWord <= n) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if (w != pattern) break;
+    i += kPerWord;
+  }
+  while (i < n && p[i] == first) ++i;
+  return i;
 }
 
-void RleBitPackedEncoder::PutLevels(const int16_t* values, size_t n) {
-  for (size_t i = 0; i < n; ++i) Put(static_cast<uint16_t>(values[i]));
+}  // namespace
+
+// Same calls as Put for every value, with a run of values equal to the open run added in
+// one step (Put would only count them).
+template <typename T>
+void RleBitPackedEncoder::PutRuns(const T* values, size_t n) {
+  for (size_t i = 0; i < n;) {
+    const auto v = static_cast<uint32_t>(static_cast<std::make_unsigned_t<T>>(values[i]));
+    if (repeat_count_ > 0 && v == repeat_value_) {
+      const size_t run = RunLength(values + i, n - i);
+      repeat_count_ += run;
+      i += run;
+    } else {
+      Put(v);
+      ++i;
+    }
+  }
 }
+
+void RleBitPackedEncoder::PutMany(const uint32_t* values, size_t n) { PutRuns(values, n); }
+
+void RleBitPackedEncoder::PutLevels(const int16_t* values, size_t n) { PutRuns(values, n); }
 
 void RleBitPackedEncoder::Flush(Buffer* out) {
   FlushPending();

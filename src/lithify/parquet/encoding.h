@@ -79,6 +79,8 @@ class RleBitPackedEncoder {
   // Upper bound of the encoded size of what has been Put so far.
   size_t EstimatedSize() const;
  private:
+  template <typename T>
+  void PutRuns(const T* values, size_t n);  // PutMany / PutLevels
   void FlushPending();  // ends the current run of equal values (repeat_*)
   void WriteLiteral(const uint32_t* values, size_t count);  // count % 8 == 0
   void WriteRle(uint32_t value, uint64_t count);

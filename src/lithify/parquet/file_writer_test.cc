@@ -581,6 +581,41 @@ TEST_F(WriterTest, InvalidBatchesAreRejectedAndSticky) {
   RowBatch bad_type = Shred(s, {{V::Int(1), V::Null()}});
   bad_type.columns[0].values.type = PhysicalType::kInt32;
   expect_invalid(bad_type, "physical type");
+
+  RowBatch negative_def = Shred(s, {{V::Int(1), V::Null()}, {V::Int(2), V::Null()}});
+  negative_def.columns[0].def_levels[1] = -1;
+  expect_invalid(negative_def, "negative def level");
+
+  RowBatch bad_rep_range = Shred(s, {{V::Int(1), V::List({V::Int(2), V::Int(3)})}});
+  bad_rep_range.columns[1].rep_levels[1] = 2;
+  expect_invalid(bad_rep_range, "rep level range");
+}
+
+// The level and offset checks run branch-free over the whole column and then name the
+// first offender: the message must still carry the level that is out of range.
+TEST_F(WriterTest, InvalidLevelsAndOffsetsAreNamed) {
+  Schema s = MustBuild({F::Long("a"), F::String("b")});
+  auto write = [&](const RowBatch& batch) {
+    auto out = fs_->Create("bad.parquet");
+    EXPECT_TRUE(out.ok());
+    auto w = FileWriter::Open(std::move(out).value(), s);
+    EXPECT_TRUE(w.ok());
+    return (*w)->WriteBatch(batch);
+  };
+  RowBatch levels = Shred(s, {{V::Int(1), V::String("x")}, {V::Int(2), V::String("y")},
+                              {V::Int(3), V::String("z")}});
+  levels.columns[0].def_levels[1] = 9;
+  levels.columns[0].def_levels[2] = -4;
+  Status st = write(levels);
+  EXPECT_TRUE(st.IsInvalidArgument());
+  EXPECT_NE(st.ToString().find("column 'a': definition level 9 out of range"), std::string::npos)
+      << st.ToString();
+  RowBatch offsets = Shred(s, {{V::Int(1), V::String("xx")}, {V::Int(2), V::String("yy")},
+                               {V::Int(3), V::String("zz")}});
+  offsets.columns[1].values.offsets[2] = 1;  // 0, 2, 1, 6
+  st = write(offsets);
+  EXPECT_TRUE(st.IsInvalidArgument());
+  EXPECT_NE(st.ToString().find("column 'b': offsets decrease"), std::string::npos) << st.ToString();
 }
 
 TEST_F(WriterTest, AbandonLeavesNothing) {

@@ -1,6 +1,7 @@
 #include "lithify/parquet/statistics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -8,6 +9,22 @@
 
 namespace lithify::parquet {
 namespace {
+
+// The first 8 bytes of `v` as a big-endian number, missing bytes as 0. Where the prefixes
+// of two strings differ, they order the strings as the unsigned byte-wise comparison
+// does: at the first differing byte either both strings have it, or the shorter one ends
+// there (0 against a non-zero byte) and, being a prefix of the other, is the smaller.
+// Equal prefixes decide nothing (a missing byte and a 0 byte look alike).
+inline uint64_t OrderPrefix(std::string_view v) {
+  uint64_t x = 0;
+  if (v.size() >= 8) {
+    std::memcpy(&x, v.data(), 8);  // a fixed-size copy: one load
+  } else if (!v.empty()) {
+    std::memcpy(&x, v.data(), v.size());
+  }
+  if constexpr (std::endian::native == std::endian::little) x = __builtin_bswap64(x);
+  return x;
+}
 
 using Kind = ColumnStatistics::Kind;
 using LK = LogicalType::Kind;
@@ -320,10 +337,20 @@ void ColumnStatistics::AddByteArrays(const int64_t* offsets, const uint8_t* data
   };
   std::string_view lo = at(begin), hi = lo;
   if (kind_ == Kind::kBytesUnsigned) {
+    // Most values are neither a new minimum nor a new maximum, and their first 8 bytes
+    // already say so: compare those as numbers, the whole strings only on a tie.
+    uint64_t lo_prefix = OrderPrefix(lo), hi_prefix = lo_prefix;
     for (int64_t i = begin + 1; i < end; ++i) {
       std::string_view v = at(i);
-      if (v < lo) lo = v;
-      if (hi < v) hi = v;
+      const uint64_t prefix = OrderPrefix(v);
+      if (prefix < lo_prefix || (prefix == lo_prefix && v < lo)) {
+        lo = v;
+        lo_prefix = prefix;
+      }
+      if (prefix > hi_prefix || (prefix == hi_prefix && hi < v)) {
+        hi = v;
+        hi_prefix = prefix;
+      }
     }
   } else {
     for (int64_t i = begin + 1; i < end; ++i) {

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -179,6 +181,31 @@ TEST(StatisticsTest, StringsCompareAsUnsignedBytes) {
   EXPECT_FALSE(s.min.has_value());       // never the legacy fields for strings
   EXPECT_FALSE(s.max.has_value());
   EXPECT_EQ(s.is_max_value_exact, true);
+}
+
+// The min/max scan compares 8-byte prefixes first; strings that tie there (shared
+// prefixes, a short string against the same bytes followed by zero bytes, zero bytes
+// inside) must still order exactly as a byte-wise comparison does.
+TEST(StatisticsTest, StringMinMaxAgreesWithByteWiseOrderOnPrefixTies) {
+  std::mt19937_64 rng(7);
+  const std::string alphabet("\x00\x01" "ab\x7F\x80\xFF", 7);
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> values;
+    const size_t n = 1 + rng() % 40;
+    const std::string common(rng() % 12, 'a');
+    for (size_t i = 0; i < n; ++i) {
+      std::string v = (rng() % 2 == 0) ? common : std::string();
+      const size_t extra = rng() % 11;
+      for (size_t k = 0; k < extra; ++k) v.push_back(alphabet[rng() % alphabet.size()]);
+      values.push_back(v);
+    }
+    const std::string lo = *std::min_element(values.begin(), values.end());
+    const std::string hi = *std::max_element(values.begin(), values.end());
+    Statistics st = StringStats(Leaf(PhysicalType::kByteArray), values);
+    ASSERT_TRUE(st.min_value.has_value()) << round;
+    EXPECT_EQ(*st.min_value, lo) << round;
+    EXPECT_EQ(*st.max_value, hi) << round;
+  }
 }
 
 TEST(StatisticsTest, LongStringsAreTruncated) {
