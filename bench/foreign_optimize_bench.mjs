@@ -35,7 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, timed } from './measure.mjs';
+import { codecLimit, codecLimitTable, median, timed } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -217,6 +217,11 @@ function bench(name, src, describe) {
     console.error(`${name} run ${i + 1}/${runs} (load ${load()})`);
     if (i % 2 === 0) { runLithify(); runDuck(); } else { runDuck(); runLithify(); }
   }
+  // The codec limit (issue 18): the last run's outputs, next to the same inputs.
+  const inputNames = new Set(inputs.map(f => path.basename(f)));
+  const lithOutputs = dataFiles(work).filter(f => !inputNames.has(f)).map(f => path.join(work, f));
+  const codecL = codecLimit(build, inputs, lithOutputs, 3);
+  const codecD = codecLimit(build, inputs, [outD], 3);
   if (!args['keep-outputs']) {
     fs.rmSync(work, { recursive: true, force: true });
     fs.rmSync(outD, { force: true });
@@ -243,6 +248,8 @@ function bench(name, src, describe) {
     row('CPU, user + sys', lC, dC),
     `| peak RSS | ${lR.toFixed(0)} MiB | ${dR.toFixed(0)} MiB | ${(dR / lR).toFixed(2)} |`,
     `| output bytes | ${outL.toLocaleString('en-US')} | ${outDBytes.toLocaleString('en-US')} | ${(outDBytes / outL).toFixed(3)} |`,
+    '',
+    codecLimitTable(codecL, lC, codecD, dC),
   ].join('\n');
 }
 

@@ -2,6 +2,8 @@
 // wall and CPU (user + sys) seconds and the peak resident set size.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 /**
  * Runs `cmd cmdArgs` under /usr/bin/time -v; throws (with the end of stderr) when it fails.
@@ -25,3 +27,41 @@ export function timed(cmd, cmdArgs, stdoutFile) {
 
 /** The median of a list of numbers (the upper one of an even count). */
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The codecs alone on a rewrite (bench/codec_limit): decompressing every page of `inputs`
+ * plus compressing every page of `outputs` again with their codec at `level` (0 = the
+ * default), one thread. Returns its JSON; `needed_seconds` leaves out the compression of
+ * pages the writer copied as stored. The codec-limit ratio of a rewrite is its CPU time over that.
+ */
+export function codecLimit(build, inputs, outputs, level = 0) {
+  const list = (name, files) => {
+    const f = path.join(os.tmpdir(), `lithify-codec-${process.pid}-${name}.txt`);
+    fs.writeFileSync(f, files.join('\n') + '\n');
+    return f;
+  };
+  const i = list('in', inputs), o = list('out', outputs);
+  try {
+    const r = spawnSync(path.join(build, 'bench/codec_limit'),
+      ['--level', String(level), '--inputs', '@' + i, '--outputs', '@' + o], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`codec_limit failed (${r.status}): ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  } finally {
+    fs.rmSync(i, { force: true });
+    fs.rmSync(o, { force: true });
+  }
+}
+
+// The codec-limit lines: each writer's CPU time against the codecs alone on its own
+// output (issue 18, acceptance 4: at most 1.3x).
+export function codecLimitTable(l, lCpu, d, dCpu) {
+  const line = (name, c, cpu) => `| ${name} | ${c.decompress_seconds.toFixed(2)} s | ` +
+    `${c.compress_seconds.toFixed(2)} s | ${c.copied_pages} of ${c.output_pages} | ${c.needed_seconds.toFixed(2)} s | ` +
+    `${cpu.toFixed(2)} s | ${(cpu / c.needed_seconds).toFixed(2)} |`;
+  return [
+    '| codec limit (bench/codec_limit, 1 thread) | decompress inputs | compress outputs | output pages copied as stored | codec time needed | rewrite CPU | ratio (CPU / codec) |',
+    '|---|---|---|---|---|---|---|',
+    line('lithify OPTIMIZE', l, lCpu),
+    line('DuckDB COPY', d, dCpu),
+  ].join('\n');
+}

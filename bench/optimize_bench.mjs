@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, timed } from './measure.mjs';
+import { codecLimit, codecLimitTable, median, timed } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -87,6 +87,7 @@ const load = () => os.loadavg()[0].toFixed(1);
 const dataFiles = d => fs.readdirSync(d).filter(f => f.endsWith('.parquet')).map(f => path.join(d, f)).sort();
 
 const sections = [];
+
 const loads = [`start ${load()}`];
 
 // ---- 1. rewrite ---------------------------------------------------------------------
@@ -154,6 +155,11 @@ if (!args['skip-rewrite']) {
     console.error(`rewrite run ${i + 1}/${runs} (load ${load()})`);
     if (i % 2 === 0) { runLithify(); runDuck(); } else { runDuck(); runLithify(); }
   }
+  // The codec limit (issue 18): the last run's outputs, next to the same inputs.
+  const inputNames = new Set(inputs.map(f => path.basename(f)));
+  const lithOutputs = dataFiles(work).filter(f => !inputNames.has(path.basename(f)));
+  const codecL = codecLimit(build, inputs, lithOutputs);
+  const codecD = codecLimit(build, inputs, [outD]);
   fs.rmSync(work, { recursive: true, force: true });
   fs.rmSync(outD, { force: true });
   loads.push(`after rewrite ${load()}`);
@@ -177,6 +183,8 @@ if (!args['skip-rewrite']) {
     row('OPTIMIZE vs COPY (wall, whole process)', lW, dW),
     row('OPTIMIZE vs COPY (DuckDB query time only)', lW, dI),
     row('OPTIMIZE vs COPY (CPU time, user + sys)', lC, dC),
+    '',
+    codecLimitTable(codecL, lC, codecD, dC),
   ].join('\n'));
 }
 
