@@ -86,7 +86,8 @@ bool IsUriPathAscii(unsigned char c) { return c < 128 && kUriPathAscii[c]; }
 size_t Utf8Sequence(std::string_view s, size_t i, uint32_t* cp) {
   const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   unsigned char c = b(i);
-  size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+  // Lead bytes F5-FF (and C0, C1, 80-BF) start no sequence: they are escaped alone.
+  size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
   if (n == 0 || i + n > s.size()) return 0;
   uint32_t v = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
   for (size_t k = 1; k < n; ++k) {

@@ -457,9 +457,14 @@ TEST(EncodeActionPath, QuotesLikeJavaUri) {
   EXPECT_EQ(EncodeActionPath("\xC3\xA9/\xE2\x82\xAC"), "\xC3\xA9/\xE2\x82\xAC");
   EXPECT_EQ(EncodeActionPath("a\xC2\xA0" "b"), "a%C2%A0b");  // no-break space
   EXPECT_EQ(EncodeActionPath("bad\xFF"), "bad%FF");
+  // Bytes F5-FF lead no UTF-8 sequence, even before continuation bytes that would make a
+  // 3-byte shape: every byte is escaped, not copied raw.
+  EXPECT_EQ(EncodeActionPath("f\xF5\x80\x80"), "f%F5%80%80");
+  EXPECT_EQ(EncodeActionPath("f\xFE\xBF\xBF"), "f%FE%BF%BF");
+  EXPECT_EQ(EncodeActionPath("f\xF4\x8F\xBF\xBF"), "f\xF4\x8F\xBF\xBF");  // U+10FFFF
   EXPECT_EQ(EncodeActionPath("q\"<>[]^`{|}\\"), "q%22%3C%3E%5B%5D%5E%60%7B%7C%7D%5C");
   EXPECT_EQ(EncodeActionPath("k=!$&'()*+,;=@~"), "k=!$&'()*+,;=@~");
-  for (std::string p : {"a b", "%", "x=%3A/y", "\xC3\xA9\xFF", "a\tb", "::"}) {
+  for (std::string p : {"a b", "%", "x=%3A/y", "\xC3\xA9\xFF", "a\tb", "::", "\xF5\x80\x80"}) {
     auto back = DecodeActionPath(EncodeActionPath(p));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(*back, p);
