@@ -5,6 +5,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -591,6 +592,62 @@ Result<ByteView> ReadBytes(ByteView* in) {
 }
 Result<int64_t> ReadBlockCount(const Node& n, ByteView* in, size_t seen) { return BlockCount(n, in, seen); }
 Status Skip(const Schema& schema, int node, ByteView* in, int depth) { return SkipAt(schema, node, in, depth); }
+
+namespace {
+constexpr uint64_t kHighBits = 0x8080808080808080ull;
+constexpr int kMaxShortVarint = 4;  // bytes
+
+// One 8-byte word of SkipShortVarints: `cont` = the word's continuation bits, `used` the
+// bytes of it that belong to the run. Updates `*run` (continuation bytes since the last
+// varint end); false when a varint would be longer than kMaxShortVarint.
+bool ShortVarintWord(uint64_t cont, size_t used, int* run) {
+  const uint64_t mask = used < 8 ? (uint64_t{1} << (8 * used)) - 1 : ~uint64_t{0};
+  cont &= mask;
+  const uint64_t ends = ~cont & kHighBits & mask;
+  // 4 continuation bytes in a row inside the word, or across the previous word's tail.
+  if ((cont & (cont >> 8) & (cont >> 16) & (cont >> 24)) != 0) return false;
+  if (ends == 0) {
+    *run += static_cast<int>(used);
+    return *run < kMaxShortVarint;
+  }
+  if (*run + std::countr_zero(ends) / 8 >= kMaxShortVarint) return false;
+  const int last = (63 - std::countl_zero(ends)) / 8;  // the byte of the last end
+  *run = static_cast<int>(used) - 1 - last;
+  return true;
+}
+}  // namespace
+
+bool SkipShortVarints(ByteView* in, uint64_t k) {
+  const uint8_t* p = in->data();
+  const uint8_t* const end = p + in->size();
+  int run = 0;
+  while (k > 0 && end - p >= 8) {
+    uint64_t w = 0;
+    std::memcpy(&w, p, 8);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    uint64_t ends = ~w & kHighBits;
+    size_t used = 8;
+    const uint64_t found = static_cast<uint64_t>(std::popcount(ends));
+    if (found >= k) {  // the run ends in this word, at its k-th varint end
+      for (uint64_t i = 1; i < k; ++i) ends &= ends - 1;
+      used = static_cast<size_t>(std::countr_zero(ends)) / 8 + 1;
+    }
+    if (!ShortVarintWord(w & kHighBits, used, &run)) return false;
+    k -= found >= k ? k : found;
+    p += used;
+  }
+  for (; k > 0 && p < end; ++p) {  // the tail, fewer than 8 bytes
+    if ((*p & 0x80) == 0) {
+      run = 0;
+      --k;
+    } else if (++run >= kMaxShortVarint) {
+      return false;
+    }
+  }
+  if (k > 0) return false;
+  *in = in->subspan(static_cast<size_t>(p - in->data()));
+  return true;
+}
 }  // namespace wire
 
 Status Decode(const Schema& schema, int node, ByteView* in, Value* out, const Projection* projection) {

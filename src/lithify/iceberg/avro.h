@@ -203,6 +203,13 @@ inline bool TryBytes(ByteView* in, ByteView* out) {
   *in = at.subspan(static_cast<size_t>(n));
   return true;
 }
+// Steps over `k` consecutive varints of at most 4 bytes each (|value| < 2^27 after zigzag,
+// so each is a valid int and long) and returns true; returns false with `*in` unchanged
+// when fewer remain or one is longer, for the caller's per-datum path to decide. A varint
+// ends at a byte with the high bit clear, so 8 bytes are counted at a time by a mask and a
+// popcount instead of decoding each (statistics maps planning does not read are runs of
+// such varints: map<int, long> items).
+bool SkipShortVarints(ByteView* in, uint64_t k);
 // The branch of union node `n` (checked against its branch count).
 inline Result<int64_t> ReadBranch(const Node& n, ByteView* in) {
   LITHIFY_ASSIGN_OR_RETURN(int64_t branch, ReadLong(in));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "lithify/base/macros.h"
@@ -224,6 +225,36 @@ TEST(Avro, TryReadersAgreeWithTheCheckedReaders) {
       } else {
         EXPECT_EQ(a.size(), all.size());
       }
+    }
+  }
+}
+
+// SkipShortVarints against a varint-at-a-time reference: the same bytes stepped over,
+// and refused (nothing consumed) exactly when one of the k varints is longer than 4 bytes
+// or the input ends first; across 8-byte word boundaries and in the tail.
+TEST(Avro, SkipShortVarintsAgreesWithOneVarintAtATime) {
+  auto reference = [](ByteView in, uint64_t k) -> std::optional<size_t> {
+    for (uint64_t i = 0; i < k; ++i) {
+      size_t n = 0;
+      while (n < in.size() && (in[n] & 0x80) != 0) ++n;
+      if (n >= in.size() || n + 1 > 4) return std::nullopt;
+      in = in.subspan(n + 1);
+    }
+    return in.size();
+  };
+  uint64_t seed = 11;
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<uint8_t> b(seed % 41);
+    for (uint8_t& x : b) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      const uint8_t r = static_cast<uint8_t>(seed >> 56);
+      x = (round % 3 == 0) ? r : static_cast<uint8_t>(r & (r < 100 ? 0xFF : 0x7F));  // some runs short
+    }
+    for (uint64_t k = 0; k <= b.size() + 1; ++k) {
+      ByteView in(b);
+      const std::optional<size_t> want = reference(in, k);
+      ASSERT_EQ(wire::SkipShortVarints(&in, k), want.has_value()) << round << " " << k;
+      EXPECT_EQ(in.size(), want.value_or(b.size()));
     }
   }
 }

@@ -655,6 +655,7 @@ class EntryDecoder {
       // The bounds ReadBlockCount checks: at least a byte per item, 2^26 items in all.
       if (static_cast<uint64_t>(count) > at.size() + 1 || seen + count > (size_t{1} << 26)) return false;
       seen += static_cast<size_t>(count);
+      if (SkippedLongBlock(p, count, &at) || SkippedBytesBlock(p, count, &at)) continue;
       for (int64_t k = 0; k < count; ++k) {
         int32_t key = 0;
         if (!avro::wire::TryInt(&at, &key)) return false;
@@ -670,6 +671,33 @@ class EntryDecoder {
       }
     }
     *in = at;
+    return true;
+  }
+
+  // A block of a map<int, long> planning does not read: its 2 * count varints (key, value)
+  // stepped over without decoding them when each is short enough to be a valid int, which
+  // is all TryInt/TryLong would check; false (nothing consumed) leaves the block to them.
+  bool SkippedLongBlock(const FieldPlan& p, int64_t count, ByteView* at) const {
+    if (!p.skip || IsString(s_->node(p.item_value).kind)) return false;
+    return avro::wire::SkipShortVarints(at, 2 * static_cast<uint64_t>(count));
+  }
+
+  // A block of a map<int, bytes> planning does not read (bounds): each item's key and
+  // length in one byte each (ids below 64, values shorter than 64 bytes: what Iceberg's
+  // single-value bounds of ordinary columns are) stepped over by a jump, without the
+  // per-datum readers; false (nothing consumed) leaves the block to them. It accepts only
+  // what TryInt and TryBytes accept: a one-byte varint is a valid int, an even one a
+  // length >= 0, checked against what is left.
+  bool SkippedBytesBlock(const FieldPlan& p, int64_t count, ByteView* at) const {
+    if (!p.skip || !IsString(s_->node(p.item_value).kind)) return false;
+    ByteView b = *at;
+    for (int64_t k = 0; k < count; ++k) {
+      if (b.size() < 2 || ((b[0] | b[1]) & 0x80) != 0 || (b[1] & 1) != 0) return false;
+      const size_t len = b[1] >> 1;
+      if (len > b.size() - 2) return false;
+      b = b.subspan(2 + len);
+    }
+    *at = b;
     return true;
   }
 
