@@ -15,8 +15,14 @@
 // (the budget's subject) next to both processes' peak RSS. Medians over --runs; peak
 // RSS is the max. Prints Markdown.
 //
+// --threads N gives both sides N threads (lithify --threads N, DuckDB SET threads). --mode
+// liquid creates the table with `--cluster-by customer_id,amount` and times a plain
+// `optimize COPY` (liquid clustering: Hilbert curve for two columns) instead of Z-order.
+// Output sizes: lithify's added files (metrics.filesAdded.totalSize) and DuckDB's file.
+//
 //   node bench/cluster_bench.mjs --build build-bench [--rows 2000000] [--files 64]
-//        [--budgets 32mb,128mb] [--runs 3] [--dir /tmp/lithify-cluster-bench]
+//        [--budgets 32mb,128mb] [--runs 3] [--threads 1] [--mode zorder|liquid]
+//        [--dir /tmp/lithify-cluster-bench]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,7 +50,10 @@ const rows = Number(args.rows ?? 2000000);
 const files = Number(args.files ?? 64);
 const runs = Number(args.runs ?? 3);
 const budgets = String(args.budgets ?? '32mb,128mb').split(',');
-const dir = args.dir ?? '/tmp/lithify-cluster-bench';
+const threads = Number(args.threads ?? 1);
+const mode = String(args.mode ?? 'zorder');
+if (mode !== 'zorder' && mode !== 'liquid') throw new Error(`--mode ${mode}: zorder or liquid`);
+const dir = path.join(args.dir ?? '/tmp/lithify-cluster-bench', mode);
 
 function run(cmd, cmdArgs) {
   const r = spawnSync('/usr/bin/time', ['-v', cmd, ...cmdArgs], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -71,11 +80,12 @@ const bytesOf = (t) => {
 
 // The source table, cached.
 const source = path.join(dir, 'source');
-const stamp = path.join(dir, `source-${rows}-${files}.ok`);
+const stamp = path.join(dir, `source-${mode}-${rows}-${files}.ok`);
 if (!fs.existsSync(stamp)) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  lith('create', source, '--schema', 'customer_id long, amount double, category string, note string');
+  lith('create', source, '--schema', 'customer_id long, amount double, category string, note string',
+    ...(mode === 'liquid' ? ['--cluster-by', 'customer_id,amount'] : []));
   lith('append', source, '--generate', String(rows), '--files', String(files), '--no-auto-compact');
   fs.writeFileSync(stamp, '');
 }
@@ -89,6 +99,7 @@ const inputs = fs.readdirSync(source).filter((f) => f.endsWith('.parquet')).map(
 const table = [];
 for (const budget of budgets) {
   const lt = [], dt = [], lc = [], dc = [];
+  const ls = [], ds = [];
   let lrss = 0, drss = 0, spilled = 0, peak = 0, duckOom = false;
   for (let i = 0; i < runs; ++i) {
     const copy = path.join(dir, 'copy');
@@ -102,7 +113,7 @@ for (const budget of budgets) {
     const list = inputs.map((f) => `'${f}'`).join(',');
     // DuckDB under the same limit when it can; its external sort needs more than lithify's
     // at small limits ("Out of Memory Error"), then it runs without a limit (reported).
-    const duckAt = (limit) => run('node', [path.join(here, 'duckdb_run.mjs'), '1',
+    const duckAt = (limit) => run('node', [path.join(here, 'duckdb_run.mjs'), String(threads),
       ...(limit ? [`SET memory_limit='${limit}B'`] : []), `SET temp_directory='${spill}'`,
       'SET preserve_insertion_order=false',
       `COPY (SELECT * FROM read_parquet([${list}]) ORDER BY customer_id, amount) TO '${out}' ` +
@@ -116,8 +127,9 @@ for (const budget of budgets) {
         return duckAt(0);
       }
     };
-    const mine = () => run(lithify, ['optimize', copy, '--zorder-by', 'customer_id,amount', '--memory-budget', budget,
-      '--threads', '1', '--spill-dir', spill, '--json']);
+    const mine = () => run(lithify, ['optimize', copy,
+      ...(mode === 'zorder' ? ['--zorder-by', 'customer_id,amount'] : []), '--memory-budget', budget,
+      '--threads', String(threads), '--spill-dir', spill, '--json']);
     const [a, b] = i % 2 ? [duck(), mine()] : [mine(), duck()];
     const [l, d] = i % 2 ? [b, a] : [a, b];
     const j = JSON.parse(l.stdout);
@@ -127,21 +139,26 @@ for (const budget of budgets) {
     if (dn !== rows) throw new Error(`DuckDB wrote ${dn} rows, wanted ${rows}`);
     if (fs.readdirSync(spill).length !== 0) throw new Error('lithify left sort runs behind');
     lt.push(l.wall); dt.push(d.wall); lc.push(l.cpu); dc.push(d.cpu);
+    ls.push(Number(j.metrics.filesAdded.totalSize)); ds.push(fs.statSync(out).size);
     lrss = Math.max(lrss, l.rssMiB); drss = Math.max(drss, d.rssMiB);
     spilled = j.clusteringSort.runsSpilled; peak = Math.max(peak, j.clusteringSort.peakBufferedBytes);
   }
   table.push({ budget, lt: median(lt), dt: median(dt), lc: median(lc), dc: median(dc), lrss, drss, spilled, peak,
+    ls: median(ls), ds: median(ds),
     duckOom });
 }
 
 console.log(`\n### Clustering a bin larger than memory (${new Date().toISOString().slice(0, 10)})\n`);
 console.log(`One bin: ${rows} rows in ${files} files, ${(tableBytes / 2 ** 20).toFixed(1)} MiB on disk; ` +
-  `Z-order on (customer_id, amount), 1 thread, median of ${runs} runs.\n`);
+  `${mode === 'zorder' ? 'Z-order' : 'liquid (Hilbert)'} on (customer_id, amount), ${threads} thread(s), ` +
+  `median of ${runs} runs; load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} ` +
+  'at the end.\n');
 console.log('| budget | lithify wall s | DuckDB wall s | ratio | lithify CPU s | DuckDB CPU s | runs spilled | ' +
-  'counted peak MiB | lithify RSS MiB | DuckDB RSS MiB |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+  'counted peak MiB | lithify RSS MiB | DuckDB RSS MiB | CPU ratio | lithify out MiB | DuckDB out MiB |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of table) {
   console.log(`| ${r.budget} | ${r.lt.toFixed(2)} | ${r.dt.toFixed(2)} | ${(r.dt / r.lt).toFixed(2)}x | ` +
     `${r.lc.toFixed(2)} | ${r.dc.toFixed(2)} | ${r.spilled} | ${(r.peak / 2 ** 20).toFixed(1)} | ` +
-    `${r.lrss.toFixed(0)} | ${r.drss.toFixed(0)}${r.duckOom ? ' (OOM at the limit; ran unlimited)' : ''} |`);
+    `${r.lrss.toFixed(0)} | ${r.drss.toFixed(0)}${r.duckOom ? ' (OOM at the limit; ran unlimited)' : ''} | ` +
+    `${(r.dc / r.lc).toFixed(2)}x | ${(r.ls / 2 ** 20).toFixed(1)} | ${(r.ds / 2 ** 20).toFixed(1)} |`);
 }

@@ -58,6 +58,17 @@ struct RowIndex {
 
 int64_t At(const std::vector<int64_t>& starts, int64_t r) { return starts.empty() ? r : starts[r]; }
 
+// memcmp of two keys of width w; 8-byte keys (the curves' usual width) as integers.
+int CompareKeys(const char* a, const char* b, int w) {
+  if (w != 8) return std::memcmp(a, b, static_cast<size_t>(w));
+  uint64_t x, y;
+  std::memcpy(&x, a, 8);
+  std::memcpy(&y, b, 8);
+  x = __builtin_bswap64(x);
+  y = __builtin_bswap64(y);
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
 void AppendIndexed(const parquet::RowBatch& src, const RowIndex& ix, int64_t begin, int64_t end,
                    parquet::RowBatch* dst) {
   for (size_t c = 0; c < src.columns.size(); ++c) {
@@ -71,6 +82,53 @@ void AppendIndexed(const parquet::RowBatch& src, const RowIndex& ix, int64_t beg
     if (ve > vb) out.values.AppendRange(in.values, vb, ve);
   }
   dst->num_rows += end - begin;
+}
+
+// Appends to `out` the rows `refs[0..n)` of `src`'s batches, one column
+// at a time: the inner loop stays on one column's buffers, and a flat column without nulls
+// (the common case) is a plain copy of fixed-width values. Same result as AppendIndexed
+// row by row.
+// The batches rows are gathered from (a chunk's, or the merge's current batch of each
+// run), with their row indexes; a ref (b << 32 | r) names row r of batches[b].
+struct Sources {
+  std::vector<const parquet::RowBatch*> batches;
+  std::vector<const RowIndex*> index;
+};
+
+void GatherColumn(const Sources& src, size_t c, const uint64_t* refs, size_t n, parquet::ColumnData* out) {
+  const std::vector<const parquet::RowBatch*>& batches = src.batches;
+  const parquet::ColumnData& first = batches[refs[0] >> 32]->columns[c];
+  const bool flat_dense = first.def_levels.empty() && first.rep_levels.empty() && !first.values.is_byte_array();
+  if (flat_dense) {
+    // Every batch holds the same leaf, so the same layout: row r is value r.
+    const size_t w = first.values.width();
+    if (out->values.count == 0) {
+      out->values.type = first.values.type;
+      out->values.type_length = first.values.type_length;
+    }
+    const size_t old = out->values.fixed.size();
+    out->values.fixed.Resize(old + n * w);
+    uint8_t* dst = out->values.fixed.data() + old;
+    for (size_t i = 0; i < n; ++i, dst += w) {
+      const uint64_t r = refs[i];
+      std::memcpy(dst, batches[r >> 32]->columns[c].values.fixed.data() + (r & 0xffffffffu) * w, w);
+    }
+    out->values.count += static_cast<int64_t>(n);
+    out->num_levels += static_cast<int64_t>(n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t b = refs[i] >> 32;
+    const int64_t r = static_cast<int64_t>(refs[i] & 0xffffffffu);
+    const parquet::ColumnData& in = batches[b]->columns[c];
+    const RowIndex& ix = *src.index[b];
+    const int64_t lb = At(ix.level_starts[c], r), le = At(ix.level_starts[c], r + 1);
+    const int64_t vb = At(ix.value_starts[c], r), ve = At(ix.value_starts[c], r + 1);
+    if (!in.def_levels.empty()) out->def_levels.insert(out->def_levels.end(), in.def_levels.begin() + lb, in.def_levels.begin() + le);
+    if (!in.rep_levels.empty()) out->rep_levels.insert(out->rep_levels.end(), in.rep_levels.begin() + lb, in.rep_levels.begin() + le);
+    out->num_levels += le - lb;
+    if (ve > vb) out->values.AppendRange(in.values, vb, ve);
+  }
 }
 
 void ResetBatch(const parquet::Schema& schema, parquet::RowBatch* b) {
@@ -94,20 +152,32 @@ class OutputBuilder {
     ResetBatch(schema_, &cur_);
   }
 
-  Status Append(const parquet::RowBatch& src, const RowIndex& ix, int64_t begin, int64_t end) {
-    while (begin < end) {
-      int64_t take = std::min(end - begin, max_rows_ - cur_.num_rows);
+  // After rows were appended: ends the batch at a cut, the row limit or the byte limit.
+  Status EndStep() {
+    const bool at_cut = next_cut_ < cuts_.size() && emitted_ + cur_.num_rows == cuts_[next_cut_];
+    if (at_cut || cur_.num_rows >= max_rows_ || BatchBytes(cur_) >= max_bytes_) {
+      LITHIFY_RETURN_NOT_OK(Flush());
+    }
+    if (at_cut) {
+      ++next_cut_;
+      if (on_cut_) LITHIFY_RETURN_NOT_OK(on_cut_());
+    }
+    return Status::OK();
+  }
+  // Appends the rows refs[0..n) of `batches` (see GatherColumn) in that order, a step of
+  // rows at a time so that the byte limit is checked often enough.
+  Status Gather(const Sources& src, const uint64_t* refs, size_t n) {
+    constexpr int64_t kStep = 512;
+    while (n > 0) {
+      int64_t take = std::min({static_cast<int64_t>(n), max_rows_ - cur_.num_rows, kStep});
       if (next_cut_ < cuts_.size()) take = std::min(take, cuts_[next_cut_] - (emitted_ + cur_.num_rows));
-      AppendIndexed(src, ix, begin, begin + take, &cur_);
-      begin += take;
-      const bool at_cut = next_cut_ < cuts_.size() && emitted_ + cur_.num_rows == cuts_[next_cut_];
-      if (at_cut || cur_.num_rows >= max_rows_ || BatchBytes(cur_) >= max_bytes_) {
-        LITHIFY_RETURN_NOT_OK(Flush());
+      for (size_t c = 0; c < cur_.columns.size(); ++c) {
+        GatherColumn(src, c, refs, static_cast<size_t>(take), &cur_.columns[c]);
       }
-      if (at_cut) {
-        ++next_cut_;
-        if (on_cut_) LITHIFY_RETURN_NOT_OK(on_cut_());
-      }
+      cur_.num_rows += take;
+      refs += take;
+      n -= static_cast<size_t>(take);
+      LITHIFY_RETURN_NOT_OK(EndStep());
     }
     return Status::OK();
   }
@@ -230,6 +300,7 @@ struct ExternalSorter::Impl {
 
   // Stable order of the chunk's rows by key: (batch << 32 | row) refs.
   std::vector<uint64_t> SortedRefs() const {
+    if (key_width <= 8) return SortedRefsNarrow();
     std::vector<uint64_t> refs;
     for (size_t b = 0; b < batches.size(); ++b) {
       for (int64_t r = 0; r < batches[b].num_rows; ++r) refs.push_back((uint64_t{b} << 32) | static_cast<uint64_t>(r));
@@ -242,19 +313,48 @@ struct ExternalSorter::Impl {
     return refs;
   }
 
+  // Keys of at most 8 bytes (Z-order and Hilbert of up to two columns) sort as integers:
+  // (big-endian key, ref) pairs under an unstable sort are the stable order, because the
+  // refs ascend in arrival order and break ties. Memory: 16 bytes per row (the pairs,
+  // compacted in place into the refs afterwards), what Add counts for the refs and the
+  // stable sort's buffer.
+  std::vector<uint64_t> SortedRefsNarrow() const {
+    struct KeyRef {
+      uint64_t key, ref;
+      bool operator<(const KeyRef& o) const { return key != o.key ? key < o.key : ref < o.ref; }
+    };
+    const size_t w = static_cast<size_t>(key_width);
+    size_t n = 0;
+    for (const parquet::RowBatch& b : batches) n += static_cast<size_t>(b.num_rows);
+    std::vector<uint64_t> buf(2 * n);
+    KeyRef* pairs = reinterpret_cast<KeyRef*>(buf.data());
+    size_t i = 0;
+    for (size_t b = 0; b < batches.size(); ++b) {
+      const auto* k = reinterpret_cast<const unsigned char*>(keys[b].data());
+      for (int64_t r = 0; r < batches[b].num_rows; ++r, k += w) {
+        uint64_t v = 0;
+        for (size_t j = 0; j < w; ++j) v = (v << 8) | k[j];
+        pairs[i++] = {v << (8 * (8 - w)), (uint64_t{b} << 32) | static_cast<uint64_t>(r)};
+      }
+    }
+    std::sort(pairs, pairs + n);
+    // buf[i] lies in pairs[i / 2], already read: the compaction is safe in place.
+    for (i = 0; i < n; ++i) buf[i] = pairs[i].ref;
+    buf.resize(n);
+    return buf;
+  }
+
   // Emits the chunk's rows in key order through `out`; `extra` = other bytes held meanwhile.
   Status EmitChunk(OutputBuilder* out, int64_t extra) {
     std::vector<uint64_t> refs = SortedRefs();
     // chunk_bytes counted the refs and the sort buffer already; add the output batch.
     out->set_track([this, extra](int64_t batch) { Track(chunk_bytes + extra + batch); });
-    for (size_t i = 0; i < refs.size();) {
-      const uint64_t b = refs[i] >> 32;
-      const int64_t begin = static_cast<int64_t>(refs[i] & 0xffffffffu);
-      size_t j = i + 1;
-      while (j < refs.size() && refs[j] == refs[j - 1] + 1 && (refs[j] >> 32) == b) ++j;
-      LITHIFY_RETURN_NOT_OK(out->Append(batches[b], index[b], begin, begin + static_cast<int64_t>(j - i)));
-      i = j;
+    Sources src;
+    for (size_t b = 0; b < batches.size(); ++b) {
+      src.batches.push_back(&batches[b]);
+      src.index.push_back(&index[b]);
     }
+    if (!refs.empty()) LITHIFY_RETURN_NOT_OK(out->Gather(src, refs.data(), refs.size()));
     return out->Flush();
   }
 
@@ -379,15 +479,31 @@ Status ExternalSorter::Impl::MergeRuns(const std::vector<std::string>& inputs, O
   }
   // Each open reader also holds about one page per column (compressed and decoded).
   const int64_t readers = static_cast<int64_t>(inputs.size()) * schema->num_leaves() * page_bytes * 2;
+  // Rows taken, in merge order, not yet gathered into the output: gathered before a run's
+  // batch is replaced and at every output batch's worth.
+  Sources src;
+  for (auto& c : cursors) {
+    src.batches.push_back(&c->batch);
+    src.index.push_back(&c->index);
+  }
+  // At most an output batch of refs, and no more than one stream's batch of bytes.
+  const int64_t pending_limit = std::min<int64_t>(std::max<int64_t>(64, stream_bytes / 8), options.output_batch_rows);
+  std::vector<uint64_t> pending;
+  pending.reserve(static_cast<size_t>(pending_limit));
+  auto gather = [&]() -> Status {
+    Status st = pending.empty() ? Status::OK() : out->Gather(src, pending.data(), pending.size());
+    pending.clear();
+    return st;
+  };
   auto track = [&]() {
-    int64_t held = extra + readers + out->buffered_bytes();
+    int64_t held = extra + readers + out->buffered_bytes() + static_cast<int64_t>(pending.capacity()) * 8;
     for (auto& k : cursors) held += BatchBytes(k->batch) + static_cast<int64_t>(k->keys.size()) + k->index.bytes();
     Track(held);
   };
   track();
   // Min-heap on (key at pos, run id): equal keys come from earlier runs first (stable).
   auto later = [w](const RunCursor* a, const RunCursor* b) {
-    int c = std::memcmp(a->key(a->pos, w), b->key(b->pos, w), static_cast<size_t>(w));
+    int c = CompareKeys(a->key(a->pos, w), b->key(b->pos, w), w);
     return c != 0 ? c > 0 : a->id > b->id;
   };
   std::priority_queue<RunCursor*, std::vector<RunCursor*>, decltype(later)> heap(later);
@@ -402,19 +518,25 @@ Status ExternalSorter::Impl::MergeRuns(const std::vector<std::string>& inputs, O
     const RunCursor* next = heap.empty() ? nullptr : heap.top();
     while (end < c->batch.num_rows) {
       if (next != nullptr) {
-        int cmp = std::memcmp(c->key(end, w), next->key(next->pos, w), static_cast<size_t>(w));
+        int cmp = CompareKeys(c->key(end, w), next->key(next->pos, w), w);
         if (cmp > 0 || (cmp == 0 && c->id > next->id)) break;
       }
       ++end;
     }
-    LITHIFY_RETURN_NOT_OK(out->Append(c->batch, c->index, c->pos, end));
+    const uint64_t run = static_cast<uint64_t>(c->id) << 32;
+    for (int64_t r = c->pos; r < end; ++r) {
+      pending.push_back(run | static_cast<uint64_t>(r));
+      if (static_cast<int64_t>(pending.size()) >= pending_limit) LITHIFY_RETURN_NOT_OK(gather());
+    }
     c->pos = end;
     if (c->pos >= c->batch.num_rows) {
+      LITHIFY_RETURN_NOT_OK(gather());  // pending rows may point into the batch load replaces
       track();
       LITHIFY_RETURN_NOT_OK_CTX(load(c), "sort run {}", inputs[c->id]);
     }
     if (!c->done) heap.push(c);
   }
+  LITHIFY_RETURN_NOT_OK(gather());
   return out->Flush();
 }
 

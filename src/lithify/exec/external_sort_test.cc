@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <random>
 
+#include "lithify/base/macros.h"
 #include "lithify/parquet/row_builder.h"
 #include "lithify/parquet/rows_json.h"
 #include "lithify/parquet/schema_builder.h"
@@ -90,8 +91,22 @@ struct Output {
   std::vector<int64_t> cut_rows;    // cumulative rows when on_cut ran
 };
 
-Output RunSort(Fixture& f, SortOptions o, const std::vector<int64_t>& cuts, SortStats* stats) {
-  auto sorter = ExternalSorter::Make(&f.schema, 8, KeyOfK(), o);
+// KeyOfK padded to `width` > 8 bytes with a constant tail: the same order through the
+// sorter's general (memcmp) path instead of its 8-byte integer path.
+ExternalSorter::KeyFn KeyOfKWide(int width) {
+  return [width](const parquet::RowBatch& b, std::string* keys) {
+    std::string narrow;
+    LITHIFY_RETURN_NOT_OK(KeyOfK()(b, &narrow));
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      keys->append(narrow, static_cast<size_t>(r) * 8, 8);
+      keys->append(static_cast<size_t>(width - 8), '\x5a');
+    }
+    return Status::OK();
+  };
+}
+
+Output RunSort(Fixture& f, SortOptions o, const std::vector<int64_t>& cuts, SortStats* stats, int width = 8) {
+  auto sorter = ExternalSorter::Make(&f.schema, width, width == 8 ? KeyOfK() : KeyOfKWide(width), o);
   EXPECT_TRUE(sorter.ok()) << sorter.status().ToString();
   for (parquet::RowBatch& b : f.batches) EXPECT_TRUE((*sorter)->Add(std::move(b)).ok());
   Output out;
@@ -174,6 +189,45 @@ TEST(ExternalSortTest, SpillsUnderASmallBudgetMergesAndRemovesItsFiles) {
     EXPECT_NE(std::find(out.batch_ends.begin(), out.batch_ends.end(), c), out.batch_ends.end()) << c;
   }
   EXPECT_EQ(dir.entries(), 0u) << "sort runs must be removed";
+}
+
+// The chunk sort (an integer sort of 8-byte keys, or a stable memcmp sort of wider ones)
+// and the column-by-column gather give one order whether the bin fits in memory, spills
+// one run, two, or many and merges them: the in-memory rows, line for line.
+TEST(ExternalSortTest, OneTwoAndManyRunsGiveTheInMemoryOrder) {
+  Fixture base = Make(12000, 400, 6);
+  int64_t input_bytes = 0;
+  for (const auto& b : base.batches) input_bytes += BatchBytes(b);
+  SortStats mem_stats;
+  Fixture f0 = Make(12000, 400, 6);
+  const Output in_memory = RunSort(f0, SortOptions{}, {5000}, &mem_stats);
+  ASSERT_EQ(mem_stats.runs_spilled, 0);
+  ExpectSortedStableSameRows(base, in_memory);
+  // Budgets: a chunk is half the budget and a buffered row costs its batch bytes plus
+  // about 40 bytes of key, index and refs, so 8x the input stays in memory (one sorted
+  // run, never written), 2x spills two or three runs, and 256 KiB many.
+  struct Case {
+    int64_t budget;
+    int64_t min_runs, max_runs;
+  };
+  for (const Case& c : {Case{input_bytes * 8, 0, 0}, Case{input_bytes * 2, 2, 3}, Case{256 << 10, 6, 1 << 20}}) {
+    for (int width : {8, 12}) {
+      SCOPED_TRACE("budget " + std::to_string(c.budget) + " width " + std::to_string(width));
+      TempDir dir;
+      SortOptions o;
+      o.memory_budget = c.budget;
+      o.spill_dir = dir.path();
+      Fixture f = Make(12000, 400, 6);
+      SortStats stats;
+      const Output out = RunSort(f, o, {5000}, &stats, width);
+      EXPECT_GE(stats.runs_spilled, c.min_runs);
+      EXPECT_LE(stats.runs_spilled, c.max_runs);
+      EXPECT_EQ(out.lines, in_memory.lines);
+      EXPECT_EQ(out.cut_rows, (std::vector<int64_t>{5000}));
+      EXPECT_LE(stats.peak_buffered_bytes, o.memory_budget);
+      EXPECT_EQ(dir.entries(), 0u);
+    }
+  }
 }
 
 TEST(ExternalSortTest, AbandonedSorterRemovesItsRuns) {
