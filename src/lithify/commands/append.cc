@@ -12,6 +12,7 @@
 #include "lithify/delta/identity.h"
 #include "lithify/delta/row_constraints.h"
 #include "lithify/delta/write_gate.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::commands {
 namespace {
@@ -150,7 +151,7 @@ bool CertainlyNotCommitted(const Status& st) {
 // Delta's precedence: the write option, else the table property, else off.
 Result<bool> OptimizeWriteEnabled(const AppendSpec& spec, const std::map<std::string, std::string>& props) {
   if (spec.optimize_write) return *spec.optimize_write;
-  auto it = props.find("delta.autoOptimize.optimizeWrite");
+  auto it = props.find(delta::prop::kOptimizeWrite.key());
   if (it == props.end()) return false;
   std::string v = it->second;
   for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -22,6 +22,7 @@
 #include "lithify/expr/expr.h"
 #include "lithify/expr/stats_eval.h"
 #include "lithify/parquet/file_reader.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::commands {
 
@@ -31,14 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 int64_t MillisSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-}
-
-bool IsTrue(const std::map<std::string, std::string>& props, const std::string& key) {
-  auto it = props.find(key);
-  if (it == props.end()) return false;
-  std::string v = it->second;
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return v == "true";
 }
 
 // ---- statistics skipping of one file (the commit's ReadPredicate) --------------------
@@ -223,7 +216,7 @@ Status Deleter::Prepare() {
   if (!snap_.CanWrite()) {
     return Status::NotSupported("{}: lithify cannot write this table: {}", root_, snap_.write_block_reason());
   }
-  use_dvs_ = IsTrue(snap_.properties(), "delta.enableDeletionVectors");
+  use_dvs_ = delta::IsTrueIgnoringCase(snap_.properties(), delta::prop::kEnableDeletionVectors);
   // The per-operation feature gate (delta/write_gate.h): an append-only table refuses
   // deletes, before any file is written (the commit would refuse the removes anyway).
   // A delete creates no values, so constraints, invariants, generated and identity
@@ -340,7 +333,7 @@ Status Deleter::FlushDvs() {
   std::vector<const delta::DeletionVector*> ptrs;
   for (const auto& [f, dv] : pending_dvs_) ptrs.push_back(&dv);
   std::string prefix;
-  if (IsTrue(snap_.properties(), "delta.randomizeFilePrefixes")) {
+  if (delta::IsTrueIgnoringCase(snap_.properties(), delta::prop::kRandomizeFilePrefixes)) {
     // Delta: delta.randomPrefixLength (default 2) alphanumerics.
     const std::string uuid = NewUuid();
     prefix = uuid.substr(0, 2);

@@ -24,6 +24,7 @@
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/scan_cost.h"
 #include "lithify/planner/target_size.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::commands {
 
@@ -317,7 +318,7 @@ Status PlanOptimizeNow(Facts* f, Diagnosis* d) {
 // writes warn) counts as disabled here, named by its property.
 AutoCompactSwitch TableAutoCompactSwitch(const std::map<std::string, std::string>& props) {
   Result<AutoCompactSwitch> sw = ResolveAutoCompactSwitch(props);
-  return sw.ok() ? *sw : AutoCompactSwitch{false, "delta.autoOptimize.autoCompact"};
+  return sw.ok() ? *sw : AutoCompactSwitch{false, std::string(delta::prop::kAutoCompact.name)};
 }
 
 // Runs the auto-compaction planner as if a commit had touched every partition.

@@ -13,17 +13,13 @@
 #include "lithify/delta/stats.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rewrite.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 
 namespace {
 
 using PartitionValuesT = std::map<std::string, std::optional<std::string>>;
-
-bool IsTrue(const std::map<std::string, std::string>& props, const std::string& key) {
-  auto it = props.find(key);
-  return it != props.end() && AsciiLower(it->second) == "true";
-}
 
 // A nullable long field whose logical and physical name is `name`.
 delta::StructField HiddenLongField(const std::string& name, delta::ColumnMappingMode mode) {
@@ -89,11 +85,11 @@ Result<std::vector<exec::OutputFile>> DeltaSink::Finish() {
 
 Result<RowTracking> RowTrackingOf(const delta::Snapshot& snap, const std::string& op) {
   RowTracking rt;
-  if (!IsTrue(snap.properties(), "delta.enableRowTracking") || !snap.protocol().HasWriterFeature("rowTracking")) {
+  if (!IsTrueIgnoringCase(snap.properties(), prop::kEnableRowTracking) || !snap.protocol().HasWriterFeature("rowTracking")) {
     return rt;
   }
-  auto id = snap.properties().find("delta.rowTracking.materializedRowIdColumnName");
-  auto ver = snap.properties().find("delta.rowTracking.materializedRowCommitVersionColumnName");
+  auto id = snap.properties().find(prop::kMaterializedRowIdColumnName.key());
+  auto ver = snap.properties().find(prop::kMaterializedRowCommitVersionColumnName.key());
   if (id == snap.properties().end() || ver == snap.properties().end() || id->second.empty() ||
       ver->second.empty()) {
     return Status::NotSupported(

@@ -20,6 +20,7 @@
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/json_util.h"
 #include "lithify/delta/stats_writer.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 
@@ -171,56 +172,8 @@ void CollectLeaves(const DataType& t, std::vector<std::string>& prefix,
 
 // ---- properties --------------------------------------------------------------------
 
-// Each kind is checked with the parser of the code that reads the property (see
+// Each property's type is checked with the parser of the code that reads it (see
 // ValidateTableProperty), so a value accepted here cannot break a later command.
-enum class PropKind {
-  kBool, kInt, kInterval, kSize, kIsolation, kMappingMode, kColumnList, kCheckpointPolicy, kManaged
-};
-
-struct PropDef {
-  std::string_view key;
-  PropKind kind;
-  int64_t min = 0;  // kInt
-  int64_t max = std::numeric_limits<int32_t>::max();  // kInt: Delta reads them with toInt
-};
-
-constexpr PropDef kProps[] = {
-    {"delta.appendOnly", PropKind::kBool},
-    {"delta.autoOptimize", PropKind::kBool},
-    {"delta.autoOptimize.autoCompact", PropKind::kBool},
-    {"delta.autoOptimize.optimizeWrite", PropKind::kBool},
-    {"delta.checkpointInterval", PropKind::kInt, 1},
-    {"delta.checkpointPolicy", PropKind::kCheckpointPolicy},
-    {"delta.columnMapping.mode", PropKind::kMappingMode},
-    {"delta.dataSkippingNumIndexedCols", PropKind::kInt, -1},
-    {"delta.dataSkippingStatsColumns", PropKind::kColumnList},
-    {"delta.deletedFileRetentionDuration", PropKind::kInterval},
-    {"delta.enableChangeDataFeed", PropKind::kBool},
-    {"delta.enableDeletionVectors", PropKind::kBool},
-    {"delta.enableInCommitTimestamps", PropKind::kBool},
-    {"delta.enableRowTracking", PropKind::kBool},
-    {"delta.isolationLevel", PropKind::kIsolation},
-    {"delta.logRetentionDuration", PropKind::kInterval},
-    {"delta.randomizeFilePrefixes", PropKind::kBool},
-    {"delta.randomPrefixLength", PropKind::kInt, 1},
-    {"delta.targetFileSize", PropKind::kSize},
-    {"delta.tuneFileSizesForRewrites", PropKind::kBool},
-    // Written by lithify itself; users may not set or unset them.
-    {"delta.columnMapping.maxColumnId", PropKind::kManaged},
-    {"delta.rowTracking.materializedRowIdColumnName", PropKind::kManaged},
-    {"delta.rowTracking.materializedRowCommitVersionColumnName", PropKind::kManaged},
-    {"delta.inCommitTimestampEnablementVersion", PropKind::kManaged},
-    {"delta.inCommitTimestampEnablementTimestamp", PropKind::kManaged},
-};
-
-constexpr std::string_view kFeaturePrefix = "delta.feature.";
-
-const PropDef* FindProp(std::string_view key) {
-  for (const auto& p : kProps) {
-    if (IEquals(p.key, key)) return &p;
-  }
-  return nullptr;
-}
 
 bool StartsWithCi(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && IEquals(s.substr(0, prefix.size()), prefix);
@@ -228,9 +181,9 @@ bool StartsWithCi(std::string_view s, std::string_view prefix) {
 
 std::string KnownKeys() {
   std::string out;
-  for (const auto& p : kProps) {
-    if (p.kind == PropKind::kManaged) continue;
-    out += (out.empty() ? "" : ", ") + std::string(p.key);
+  for (const auto& p : KnownTableProperties()) {
+    if (p.type == PropertyType::kManaged) continue;
+    out += (out.empty() ? "" : ", ") + std::string(p.name);
   }
   return out + ", delta.feature.<name>";
 }
@@ -302,27 +255,17 @@ const FeatureDef* FindFeature(std::string_view name) {
   return nullptr;
 }
 
-bool IsTrue(const std::map<std::string, std::string>& config, std::string_view key) {
-  auto it = config.find(std::string(key));
-  return it != config.end() && it->second == "true";
-}
-
-std::string ConfigOr(const std::map<std::string, std::string>& config, const std::string& key,
-                     std::string fallback) {
-  auto it = config.find(key);
-  return it == config.end() ? fallback : it->second;
-}
 
 // The features a table with this schema, configuration and clustering needs.
 std::set<std::string> RequiredFeatures(const StructType& schema, const std::map<std::string, std::string>& config,
                                        bool clustered, const std::set<std::string>& explicit_features) {
   std::set<std::string> f = explicit_features;
-  if (IsTrue(config, "delta.appendOnly")) f.insert("appendOnly");
-  std::string mode = ConfigOr(config, "delta.columnMapping.mode", "none");
+  if (IsExactlyTrue(config, prop::kAppendOnly)) f.insert("appendOnly");
+  std::string mode = PropertyOr(config, prop::kColumnMappingMode);
   if (mode != "none") f.insert("columnMapping");
-  if (IsTrue(config, "delta.enableDeletionVectors")) f.insert("deletionVectors");
-  if (IsTrue(config, "delta.enableRowTracking")) f.insert("rowTracking");
-  if (IsTrue(config, "delta.enableInCommitTimestamps")) f.insert("inCommitTimestamp");
+  if (IsExactlyTrue(config, prop::kEnableDeletionVectors)) f.insert("deletionVectors");
+  if (IsExactlyTrue(config, prop::kEnableRowTracking)) f.insert("rowTracking");
+  if (IsExactlyTrue(config, prop::kEnableInCommitTimestamps)) f.insert("inCommitTimestamp");
   if (clustered) f.insert("clustering");
   if (HasKind(schema, Kind::kTimestampNtz)) f.insert("timestampNtz");
   if (f.count("rowTracking") || f.count("clustering")) f.insert("domainMetadata");
@@ -406,9 +349,9 @@ Result<std::vector<std::vector<std::string>>> ValidateClustering(
   std::vector<std::string> prefix;
   CollectLeaves(schema, prefix, leaves);
   int64_t num_indexed = kDefaultNumIndexedCols;
-  ParseI64(ConfigOr(config, "delta.dataSkippingNumIndexedCols", "32"), &num_indexed);
+  ParseI64(PropertyOr(config, prop::kDataSkippingNumIndexedCols), &num_indexed);
   std::optional<std::vector<std::vector<std::string>>> stats_columns;
-  if (auto it = config.find("delta.dataSkippingStatsColumns"); it != config.end()) {
+  if (auto it = config.find(prop::kDataSkippingStatsColumns.key()); it != config.end()) {
     stats_columns.emplace();
     size_t start = 0;
     while (start <= it->second.size()) {
@@ -548,7 +491,7 @@ Status ApplyProperties(const std::map<std::string, std::string>& props, std::map
 }
 
 Status CheckStatsColumns(const StructType& schema, const std::map<std::string, std::string>& config) {
-  auto it = config.find("delta.dataSkippingStatsColumns");
+  auto it = config.find(prop::kDataSkippingStatsColumns.key());
   if (it == config.end()) return Status::OK();
   size_t start = 0;
   while (start <= it->second.size()) {
@@ -556,17 +499,17 @@ Status CheckStatsColumns(const StructType& schema, const std::map<std::string, s
     std::string item = it->second.substr(start, comma - start);
     item.erase(0, item.find_first_not_of(' '));
     item.erase(item.find_last_not_of(' ') + 1);
-    LITHIFY_ASSIGN_OR_RETURN_CTX(auto parts, SplitColumnPath(item), "delta.dataSkippingStatsColumns");
-    LITHIFY_RETURN_NOT_OK_CTX(ResolveFields(schema, parts).status(), "delta.dataSkippingStatsColumns");
+    LITHIFY_ASSIGN_OR_RETURN_CTX(auto parts, SplitColumnPath(item), "{}", prop::kDataSkippingStatsColumns.name);
+    LITHIFY_RETURN_NOT_OK_CTX(ResolveFields(schema, parts).status(), "{}", prop::kDataSkippingStatsColumns.name);
     start = comma + 1;
   }
   return Status::OK();
 }
 
 void SetRowTrackingColumns(std::map<std::string, std::string>& config) {
-  if (!IsTrue(config, "delta.enableRowTracking")) return;
-  config.try_emplace("delta.rowTracking.materializedRowIdColumnName", "_row-id-col-" + NewUuid());
-  config.try_emplace("delta.rowTracking.materializedRowCommitVersionColumnName",
+  if (!IsExactlyTrue(config, prop::kEnableRowTracking)) return;
+  config.try_emplace(prop::kMaterializedRowIdColumnName.key(), "_row-id-col-" + NewUuid());
+  config.try_emplace(prop::kMaterializedRowCommitVersionColumnName.key(),
                      "_row-commit-version-col-" + NewUuid());
 }
 
@@ -618,45 +561,45 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
   // A CHECK constraint set as a property would hold from the next write on but was
   // never checked against the rows already in the table (Delta's ALTER TABLE ADD
   // CONSTRAINT scans them first). lithify does not add constraints, so it refuses.
-  if (StartsWithCi(key, "delta.constraints.")) {
+  if (StartsWithCi(key, kConstraintPrefix)) {
     return Status::InvalidArgument(
         "DELTA_ADD_CONSTRAINTS: '{}' is a CHECK constraint, not a table property: lithify does not add CHECK "
         "constraints (use ALTER TABLE ... ADD CONSTRAINT in Delta, which validates the existing rows)",
         key);
   }
-  const PropDef* d = FindProp(key);
+  const TableProperty* d = FindTableProperty(key);
   if (d == nullptr) {
     return Status::InvalidArgument("DELTA_UNKNOWN_CONFIGURATION: unknown Delta table property '{}' (lithify knows: {})",
                                    key, KnownKeys());
   }
-  std::string k(d->key);
+  std::string k(d->name);
   std::string v(value);
   auto bad = [&](std::string_view expected) {
     return Status::InvalidArgument("property '{}': expected {}, got '{}'", k, expected, value);
   };
-  switch (d->kind) {
-    case PropKind::kManaged:
+  switch (d->type) {
+    case PropertyType::kManaged:
       return Status::InvalidArgument("property '{}' is managed by lithify and cannot be set", k);
-    case PropKind::kBool:
+    case PropertyType::kBool:
       if (!IEquals(v, "true") && !IEquals(v, "false")) return bad("true or false");
       v = AsciiLower(v);
-      if (k == "delta.enableChangeDataFeed" && v == "true") {
+      if (k == prop::kEnableChangeDataFeed.name && v == "true") {
         return Status::NotSupported("delta.enableChangeDataFeed=true: lithify does not write change data files");
       }
       break;
-    case PropKind::kInt: {
+    case PropertyType::kInt: {
       int64_t n;
       if (!ParseI64(v, &n)) return bad("an integer");
       if (n < d->min) return bad(fmt::format("an integer >= {}", d->min));
       if (n > d->max) return bad(fmt::format("an integer <= {} (Delta reads it as a 32-bit integer)", d->max));
-      if (k == "delta.dataSkippingNumIndexedCols") {
+      if (k == prop::kDataSkippingNumIndexedCols.name) {
         // The statistics writer's own parser (it also bounds the count).
         Result<int> cols = ParseNumIndexedCols({{k, v}});
         if (!cols.ok()) return bad(fmt::format("an integer in [-1, {}]", 1 << 30));
       }
       break;
     }
-    case PropKind::kInterval: {
+    case PropertyType::kInterval: {
       // VACUUM, checkpoints and diagnose read the value with ParseIntervalMs: one it
       // refuses (months, out of range) would break them later.
       Result<int64_t> ms = ParseIntervalMs(v);
@@ -668,7 +611,7 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
       }
       break;
     }
-    case PropKind::kSize: {
+    case PropertyType::kSize: {
       // OPTIMIZE and diagnose read delta.targetFileSize with ParseByteSize.
       Result<int64_t> bytes = ParseByteSize(v);
       if (!bytes.ok() || *bytes <= 0) {
@@ -677,22 +620,22 @@ Result<std::pair<std::string, std::string>> ValidateTableProperty(std::string_vi
       }
       break;
     }
-    case PropKind::kCheckpointPolicy:
+    case PropertyType::kCheckpointPolicy:
       v = AsciiLower(v);
       if (v == "v2") {
         return Status::NotSupported("delta.checkpointPolicy=v2: lithify writes classic checkpoints only");
       }
       if (v != "classic") return bad("classic or v2");
       break;
-    case PropKind::kIsolation:
+    case PropertyType::kIsolation:
       if (!IEquals(v, "Serializable")) return bad("Serializable (the only isolation level Delta tables accept)");
       v = "Serializable";
       break;
-    case PropKind::kMappingMode:
+    case PropertyType::kMappingMode:
       v = AsciiLower(v);
       if (v != "none" && v != "name" && v != "id") return bad("none, name or id");
       break;
-    case PropKind::kColumnList: {
+    case PropertyType::kColumnList: {
       // The statistics writer's parser of delta.dataSkippingStatsColumns.
       Result<std::vector<std::vector<std::string>>> cols = ParseStatsColumns(v);
       if (Words(v).empty() || !cols.ok()) {
@@ -748,7 +691,7 @@ Result<std::vector<Action>> PlanCreateTable(const NewTableSpec& spec, int64_t no
   if (mode != ColumnMappingMode::kNone) {
     int64_t max_id = 0;
     AssignColumnMapping(schema, max_id);
-    config["delta.columnMapping.maxColumnId"] = std::to_string(max_id);
+    config[prop::kColumnMappingMaxColumnId.key()] = std::to_string(max_id);
   }
   SetRowTrackingColumns(config);
 
@@ -800,27 +743,27 @@ namespace {
 // The configuration after applying the spec's sets and unsets.
 Status ApplyAlterProperties(const Snapshot& snapshot, const AlterSpec& spec,
                             std::map<std::string, std::string>& config, std::set<std::string>& features) {
-  const std::string old_mode = ConfigOr(config, "delta.columnMapping.mode", "none");
-  const bool old_ict = IsTrue(config, "delta.enableInCommitTimestamps");
-  const bool old_row_tracking = IsTrue(config, "delta.enableRowTracking");
+  const std::string old_mode = PropertyOr(config, prop::kColumnMappingMode);
+  const bool old_ict = IsExactlyTrue(config, prop::kEnableInCommitTimestamps);
+  const bool old_row_tracking = IsExactlyTrue(config, prop::kEnableRowTracking);
   LITHIFY_RETURN_NOT_OK(ApplyProperties(spec.set_properties, config, features));
-  if (ConfigOr(config, "delta.columnMapping.mode", "none") != old_mode) {
+  if (PropertyOr(config, prop::kColumnMappingMode) != old_mode) {
     return Status::NotSupported("changing delta.columnMapping.mode (from '{}' to '{}') is not supported by lithify",
-                                old_mode, ConfigOr(config, "delta.columnMapping.mode", "none"));
+                                old_mode, PropertyOr(config, prop::kColumnMappingMode));
   }
-  if (IsTrue(config, "delta.enableRowTracking") && !old_row_tracking && !snapshot.live_files().empty()) {
+  if (IsExactlyTrue(config, prop::kEnableRowTracking) && !old_row_tracking && !snapshot.live_files().empty()) {
     return Status::NotSupported(
         "enabling row tracking on a table that has files needs a row-id backfill, which lithify does not "
         "implement");
   }
   for (const auto& raw : spec.unset_properties) {
     std::string key = raw;
-    if (const PropDef* d = FindProp(raw)) key = std::string(d->key);
+    if (const TableProperty* p = FindTableProperty(raw)) key = std::string(p->name);
     if (StartsWithCi(raw, kFeaturePrefix)) {
       return Status::NotSupported("'{}': dropping table features is not supported by lithify", raw);
     }
-    const PropDef* d = FindProp(key);
-    if (d != nullptr && (d->kind == PropKind::kManaged || d->kind == PropKind::kMappingMode)) {
+    const TableProperty* d = FindTableProperty(key);
+    if (d != nullptr && (d->type == PropertyType::kManaged || d->type == PropertyType::kMappingMode)) {
       return Status::NotSupported("property '{}' cannot be unset: lithify does not change it on existing tables", key);
     }
     if (config.erase(key) == 0 && !spec.unset_if_exists) {
@@ -828,13 +771,13 @@ Status ApplyAlterProperties(const Snapshot& snapshot, const AlterSpec& spec,
           "DELTA_UNSET_NON_EXISTENT_PROPERTY: cannot unset '{}': the table has no such property", key);
     }
   }
-  const bool new_ict = IsTrue(config, "delta.enableInCommitTimestamps");
+  const bool new_ict = IsExactlyTrue(config, prop::kEnableInCommitTimestamps);
   if (new_ict && !old_ict) {
-    config["delta.inCommitTimestampEnablementVersion"] = std::to_string(snapshot.version() + 1);
-    config["delta.inCommitTimestampEnablementTimestamp"] = std::to_string(spec.now_ms);
+    config[prop::kInCommitTimestampEnablementVersion.key()] = std::to_string(snapshot.version() + 1);
+    config[prop::kInCommitTimestampEnablementTimestamp.key()] = std::to_string(spec.now_ms);
   } else if (!new_ict && old_ict) {
-    config.erase("delta.inCommitTimestampEnablementVersion");
-    config.erase("delta.inCommitTimestampEnablementTimestamp");
+    config.erase(prop::kInCommitTimestampEnablementVersion.key());
+    config.erase(prop::kInCommitTimestampEnablementTimestamp.key());
   }
   SetRowTrackingColumns(config);
   return Status::OK();
@@ -909,8 +852,8 @@ Result<PlannedOperation> AlterTableOperation(const Snapshot& snapshot, const Alt
   } else if (!spec.unset_properties.empty()) {
     std::vector<std::string> keys;
     for (const auto& k : spec.unset_properties) {
-      const PropDef* d = FindProp(k);
-      keys.push_back(d ? std::string(d->key) : k);
+      const TableProperty* d = FindTableProperty(k);
+      keys.push_back(d ? std::string(d->name) : k);
     }
     op.name = "UNSET TBLPROPERTIES";
     op.parameters["properties"] = JsonArrayText(keys);

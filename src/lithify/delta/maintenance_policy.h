@@ -30,6 +30,7 @@
 
 #include "lithify/base/result.h"
 #include "lithify/planner/policy.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 
@@ -42,10 +43,12 @@ inline constexpr char kZCubeZOrderCurveTag[] = "ZCUBE_ZORDER_CURVE";
 inline constexpr char kLiquidClusteringProvider[] = "liquid";
 
 // Table properties the maintenance commands read.
-inline constexpr char kTargetFileSizeProperty[] = "delta.targetFileSize";
-inline constexpr char kDeletedFileRetentionProperty[] = "delta.deletedFileRetentionDuration";
-inline constexpr char kUniversalFormatProperty[] = "delta.universalFormat.enabledFormats";
-// delta.deletedFileRetentionDuration's default, 7 days.
+// (Named once in table_properties.h; these are the planner-facing spellings.)
+inline constexpr const char* kTargetFileSizeProperty = prop::kTargetFileSize.name.data();
+inline constexpr const char* kDeletedFileRetentionProperty = prop::kDeletedFileRetentionDuration.name.data();
+inline constexpr const char* kUniversalFormatProperty = prop::kUniversalFormatEnabledFormats.name.data();
+// delta.deletedFileRetentionDuration's default (prop::kDeletedFileRetentionDuration's
+// "interval 1 week") in ms.
 inline constexpr int64_t kDefaultDeletedFileRetentionMs = int64_t{7} * 24 * 3600 * 1000;
 
 // The ZCUBE_ZORDER_BY tag value for logical column names: compact JSON array text, e.g.

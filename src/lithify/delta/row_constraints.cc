@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 namespace {
@@ -182,10 +183,9 @@ Result<RowConstraintChecker> RowConstraintChecker::Make(const StructType& schema
     return Status::OK();
   };
 
-  constexpr std::string_view kPrefix = "delta.constraints.";
   for (const auto& [k, v] : config) {
-    if (k.size() > kPrefix.size() && k.compare(0, kPrefix.size(), kPrefix) == 0) {
-      LITHIFY_RETURN_NOT_OK(add("checkConstraints", "CHECK constraint " + k.substr(kPrefix.size()), v));
+    if (k.size() > kConstraintPrefix.size() && k.compare(0, kConstraintPrefix.size(), kConstraintPrefix) == 0) {
+      LITHIFY_RETURN_NOT_OK(add("checkConstraints", "CHECK constraint " + k.substr(kConstraintPrefix.size()), v));
     }
   }
   std::vector<std::pair<std::string, std::string>> invariants;

@@ -12,6 +12,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/base/nesting.h"
 #include "lithify/delta/json_util.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 
@@ -301,7 +302,7 @@ std::string_view ColumnMappingModeName(ColumnMappingMode mode) {
 }
 
 Result<ColumnMappingMode> ParseColumnMappingMode(const std::map<std::string, std::string>& configuration) {
-  auto it = configuration.find("delta.columnMapping.mode");
+  auto it = configuration.find(prop::kColumnMappingMode.key());
   if (it == configuration.end() || it->second == "none") return ColumnMappingMode::kNone;
   if (it->second == "name") return ColumnMappingMode::kName;
   if (it->second == "id") return ColumnMappingMode::kId;

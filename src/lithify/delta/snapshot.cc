@@ -22,6 +22,7 @@
 #include "lithify/delta/checkpoint.h"
 #include "lithify/delta/stats.h"
 #include "lithify/io/uri.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 
@@ -345,12 +346,11 @@ int EffectiveThreads(int requested) {
 }
 
 bool InCommitTimestampsEnabled(const Metadata& m) {
-  auto it = m.configuration.find("delta.enableInCommitTimestamps");
-  return it != m.configuration.end() && it->second == "true";
+  return IsExactlyTrue(m.configuration, prop::kEnableInCommitTimestamps);
 }
 
 std::optional<int64_t> IctEnablementVersion(const Metadata& m) {
-  auto it = m.configuration.find("delta.inCommitTimestampEnablementVersion");
+  auto it = m.configuration.find(prop::kInCommitTimestampEnablementVersion.key());
   if (it == m.configuration.end()) return std::nullopt;
   try {
     return std::stoll(it->second);

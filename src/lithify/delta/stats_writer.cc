@@ -17,6 +17,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/base/utf8.h"
 #include "lithify/parquet/statistics.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 namespace {
@@ -96,7 +97,7 @@ std::string JsonString(std::string_view s) {
 // ---------------------------------------------------------------- configuration
 
 Result<int> ParseNumIndexedCols(const std::map<std::string, std::string>& conf) {
-  auto it = conf.find("delta.dataSkippingNumIndexedCols");
+  auto it = conf.find(prop::kDataSkippingNumIndexedCols.key());
   if (it == conf.end()) return kDefaultNumIndexedCols;
   const std::string& t = it->second;
   char* end = nullptr;
@@ -270,7 +271,7 @@ Status CheckStatsColumnPaths(const StructType& table_schema, const std::vector<s
 Status CheckStatsConfiguration(const StructType& table_schema, const std::vector<std::string>& partition_columns,
                                const std::map<std::string, std::string>& configuration) {
   LITHIFY_RETURN_NOT_OK(ParseNumIndexedCols(configuration).status());
-  auto sc = configuration.find("delta.dataSkippingStatsColumns");
+  auto sc = configuration.find(prop::kDataSkippingStatsColumns.key());
   if (sc == configuration.end()) return Status::OK();
   LITHIFY_ASSIGN_OR_RETURN(auto wanted, ParseStatsColumns(sc->second));
   return CheckStatsColumnPaths(table_schema, partition_columns, wanted);
@@ -285,7 +286,7 @@ Result<std::shared_ptr<const StatsPlan>> StatsPlan::Make(
 
   // Requested stats columns (logical paths), when the list is set.
   std::optional<std::vector<std::vector<std::string>>> wanted;
-  auto sc = configuration.find("delta.dataSkippingStatsColumns");
+  auto sc = configuration.find(prop::kDataSkippingStatsColumns.key());
   if (sc != configuration.end()) {
     LITHIFY_ASSIGN_OR_RETURN(wanted, ParseStatsColumns(sc->second));
   }

@@ -25,6 +25,7 @@
 #include "lithify/delta/json_util.h"
 #include "lithify/delta/log_segment.h"
 #include "lithify/delta/schema.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 
@@ -41,16 +42,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr const char* kIctEnabledKey = "delta.enableInCommitTimestamps";
-constexpr const char* kIctVersionKey = "delta.inCommitTimestampEnablementVersion";
-constexpr const char* kIctTimestampKey = "delta.inCommitTimestampEnablementTimestamp";
 constexpr const char* kHighWaterMarkKey = "rowIdHighWaterMark";
 constexpr int64_t kDefaultCheckpointInterval = 10;
-
-bool ConfigTrue(const Metadata& m, const std::string& key) {
-  auto it = m.configuration.find(key);
-  return it != m.configuration.end() && it->second == "true";
-}
 
 std::string LogDir(const std::string& root) { return io::JoinPath(root, "_delta_log"); }
 std::string LogName(int64_t version) { return "_delta_log/" + CommitFileName(version); }
@@ -104,7 +97,7 @@ Result<int64_t> NumRecordsOf(const AddFile& add) {
 }
 
 int64_t CheckpointInterval(const Metadata& m) {
-  auto it = m.configuration.find("delta.checkpointInterval");
+  auto it = m.configuration.find(prop::kCheckpointInterval.key());
   if (it == m.configuration.end()) return kDefaultCheckpointInterval;
   int64_t v = 0;
   const std::string& s = it->second;
@@ -181,16 +174,16 @@ Status ValidateActionFeatures(const std::vector<Action>& actions, const Protocol
       LITHIFY_RETURN_NOT_OK(RequireWriterFeature(
           p, "domainMetadata", fmt::format("domainMetadata action for domain '{}'", d->domain)));
     } else if (const auto* r = std::get_if<RemoveFile>(&a)) {
-      if (r->data_change && ConfigTrue(m, "delta.appendOnly")) {
+      if (r->data_change && IsExactlyTrue(m.configuration, prop::kAppendOnly)) {
         return Status::InvalidArgument(
             "cannot remove '{}': the table is append-only (delta.appendOnly=true)", r->path);
       }
     }
   }
-  if (ConfigTrue(m, kIctEnabledKey)) {
+  if (IsExactlyTrue(m.configuration, prop::kEnableInCommitTimestamps)) {
     LITHIFY_RETURN_NOT_OK(RequireWriterFeature(p, "inCommitTimestamp", "delta.enableInCommitTimestamps=true"));
   }
-  if (ConfigTrue(m, "delta.enableRowTracking") && ConfigTrue(m, "delta.rowTrackingSuspended")) {
+  if (IsExactlyTrue(m.configuration, prop::kEnableRowTracking) && IsExactlyTrue(m.configuration, prop::kRowTrackingSuspended)) {
     return Status::InvalidArgument("delta.enableRowTracking and delta.rowTrackingSuspended are both true");
   }
   return Status::OK();
@@ -383,7 +376,7 @@ Status BuildFootprint(const TxnState& st, Plan* plan) {
 
 Status PlanRowTracking(const TxnState& st, Plan* plan) {
   plan->row_tracking = plan->protocol.HasWriterFeature("rowTracking") &&
-                       !ConfigTrue(plan->metadata, "delta.rowTrackingSuspended");
+                       !IsExactlyTrue(plan->metadata.configuration, prop::kRowTrackingSuspended);
   if (!plan->row_tracking) return Status::OK();
   plan->num_records.assign(st.actions.size(), 0);
   for (size_t i = 0; i < st.actions.size(); ++i) {
@@ -417,8 +410,8 @@ Result<Plan> Prepare(TxnState& st) {
   plan.metadata = m ? *m : st.snapshot->metadata();
   LITHIFY_RETURN_NOT_OK(ValidateActionFeatures(st.actions, plan.protocol, plan.metadata));
 
-  plan.ict = ConfigTrue(plan.metadata, kIctEnabledKey);
-  plan.ict_newly_enabled = plan.ict && !new_table && !ConfigTrue(st.snapshot->metadata(), kIctEnabledKey);
+  plan.ict = IsExactlyTrue(plan.metadata.configuration, prop::kEnableInCommitTimestamps);
+  plan.ict_newly_enabled = plan.ict && !new_table && !IsExactlyTrue(st.snapshot->metadata().configuration, prop::kEnableInCommitTimestamps);
   LITHIFY_RETURN_NOT_OK(PlanRowTracking(st, &plan));
   plan.isolation = ChooseIsolation(st.actions);
   plan.blind_append = IsBlindAppend(st);
@@ -490,8 +483,8 @@ Result<std::vector<Action>> BuildActions(const TxnState& st, const Plan& plan,
       }
       if (!add->default_row_commit_version) add->default_row_commit_version = pos.version;
     } else if (auto* m = std::get_if<Metadata>(&a); m && plan.ict_newly_enabled) {
-      m->configuration[kIctVersionKey] = std::to_string(pos.version);
-      m->configuration[kIctTimestampKey] = std::to_string(*ict);
+      m->configuration[prop::kInCommitTimestampEnablementVersion.key()] = std::to_string(pos.version);
+      m->configuration[prop::kInCommitTimestampEnablementTimestamp.key()] = std::to_string(*ict);
     } else if (auto* r = std::get_if<RemoveFile>(&a); r && !r->deletion_timestamp) {
       r->deletion_timestamp = now;
     } else if (auto* d = std::get_if<DomainMetadata>(&a);

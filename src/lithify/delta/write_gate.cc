@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "lithify/delta/identity.h"
+#include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 namespace {
@@ -30,14 +31,6 @@ constexpr FeatureRule kRules[] = {
     // append is refused rather than store NULL where a Delta writer stores the default.
     {"allowColumnDefaults", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
 };
-
-bool IsTrueValue(const std::map<std::string, std::string>& config, const std::string& key) {
-  auto it = config.find(key);
-  if (it == config.end()) return false;
-  std::string v = it->second;
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return v == "true";
-}
 
 // Metadata values are JSON texts: a JSON string is shown without its quotes.
 std::string MetadataText(const std::string& json_text) {
@@ -115,9 +108,8 @@ FeatureVerdict VerdictFor(std::string_view feature, WriteOperation op) {
 
 std::vector<FeatureUse> FeaturesInUse(const StructType& schema, const std::map<std::string, std::string>& config) {
   std::vector<FeatureUse> out;
-  if (IsTrueValue(config, "delta.appendOnly")) out.push_back({"appendOnly", "delta.appendOnly=true"});
+  if (IsTrueIgnoringCase(config, prop::kAppendOnly)) out.push_back({"appendOnly", "delta.appendOnly=true"});
   CollectFieldUses(schema, "", &out);
-  constexpr std::string_view kConstraintPrefix = "delta.constraints.";
   for (const auto& [k, v] : config) {
     if (k.size() > kConstraintPrefix.size() && k.compare(0, kConstraintPrefix.size(), kConstraintPrefix) == 0) {
       out.push_back({"checkConstraints", fmt::format("constraint {} ({})", k.substr(kConstraintPrefix.size()), v)});
