@@ -10,10 +10,13 @@
 // that version's rows. Files the crash orphaned are never referenced by the log (they are
 // left for VACUUM), every referenced file exists, and a later write still succeeds.
 //
-// Built twice: on the memory file system (delta_crash_test), and with LITHIFY_CRASH_S3 on
-// the S3 test server (delta_crash_s3_test, label s3): the same decorator wraps the S3
-// FileSystem, each run gets a fresh prefix, and a crash step that `lands` is a PUT whose
-// reply was lost. On S3 fewer cases run and only some crash points (CrashPointChosen): each
+// Built three times, with the same cases and assertions: on the memory file system
+// (delta_crash_test), with LITHIFY_CRASH_LOCAL on the local disk (delta_crash_local_test: a
+// fresh temporary directory per run, so renames, temporary files and directory creation are
+// the real file system's), and with LITHIFY_CRASH_S3 on the S3 test server
+// (delta_crash_s3_test, label s3): the same decorator wraps the S3 FileSystem, each run gets
+// a fresh prefix, and a crash step that `lands` is a PUT whose reply was lost. Memory and
+// local disk crash at every step; S3 at a spread of steps (CrashPointChosen), since each
 // point costs a table setup over HTTP.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -41,6 +44,9 @@
 #ifdef LITHIFY_CRASH_S3
 #include "lithify/io/s3/s3_filesystem.h"
 #endif
+#ifdef LITHIFY_CRASH_LOCAL
+#include "lithify/base/temp_dir.h"
+#endif
 #include "tests/delta_write/validator.h"
 
 namespace lithify {
@@ -57,9 +63,16 @@ std::string In(const std::string& name) { return io::JoinPath(g_place.in, name);
 
 #ifdef LITHIFY_CRASH_S3
 // Crash points per variant on S3: spread evenly, plus always the last three steps (where
-// the commit and the checkpoint hint are written).
+// the commit and the checkpoint hint are written). LITHIFY_CRASH_S3_EVERY_STEP=1 crashes at
+// every step, as the other builds do (about 1,100 table setups over HTTP: minutes, so not
+// in CI).
 constexpr int64_t kS3PointsPerVariant = 6;
 bool CrashPointChosen(int64_t k, int64_t steps, bool lands) {
+  static const bool every_step = [] {
+    const char* v = std::getenv("LITHIFY_CRASH_S3_EVERY_STEP");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  if (every_step) return true;
   const int64_t stride = std::max<int64_t>(1, steps / kS3PointsPerVariant);
   return k >= steps - 3 || k % stride == (lands ? stride / 2 : 0);
 }
@@ -86,6 +99,18 @@ std::shared_ptr<io::FileSystem> FreshStore() {
   }
   const std::string dir = base + "/" + std::to_string(n++);
   g_place = {dir + "/t", dir + "/in"};
+  return fs;
+}
+#elif defined(LITHIFY_CRASH_LOCAL)
+bool CrashPointChosen(int64_t, int64_t, bool) { return true; }
+// The local file system, and a new empty directory under one temporary directory that
+// lives as long as the test binary (removed with everything in it at exit).
+std::shared_ptr<io::FileSystem> FreshStore() {
+  static std::shared_ptr<io::FileSystem> fs = io::NewLocalFileSystem();
+  static TempDir dir("lithify-crash");
+  static int n = 0;
+  const std::string run = io::JoinPath(dir.path(), std::to_string(n++));
+  g_place = {run + "/t", run + "/in"};
   return fs;
 }
 #else
@@ -321,24 +346,23 @@ void CrashAtEveryStep(const Case& c) {
 }
 
 #ifdef LITHIFY_CRASH_S3
-// On S3: the commit paths (a data file PUT, the put-if-absent commit, the checkpoint and its
-// hint); OPTIMIZE and auto compaction repeat these steps with more files (memory only).
-TEST(CrashSafetyS3, Append) { CrashAtEveryStep({"append", DoAppend, false, true}); }
-TEST(CrashSafetyS3, DeleteWithDeletionVectors) { CrashAtEveryStep({"delete-dv", DoDeleteSimple, true, false}); }
-TEST(CrashSafetyS3, Checkpoint) { CrashAtEveryStep({"checkpoint", DoCheckpoint, true, true}); }
+#define LITHIFY_CRASH_SUITE CrashSafetyS3
+#elif defined(LITHIFY_CRASH_LOCAL)
+#define LITHIFY_CRASH_SUITE CrashSafetyLocal
 #else
-TEST(CrashSafety, Append) { CrashAtEveryStep({"append", DoAppend, false, true}); }
-TEST(CrashSafety, DeleteWithDeletionVectors) { CrashAtEveryStep({"delete-dv", DoDeleteSimple, true, false}); }
-TEST(CrashSafety, DeleteCopyOnWrite) { CrashAtEveryStep({"delete-cow", DoDeleteSimple, false, true}); }
-TEST(CrashSafety, Checkpoint) { CrashAtEveryStep({"checkpoint", DoCheckpoint, true, true}); }
+#define LITHIFY_CRASH_SUITE CrashSafety
+#endif
+
+TEST(LITHIFY_CRASH_SUITE, Append) { CrashAtEveryStep({"append", DoAppend, false, true}); }
+TEST(LITHIFY_CRASH_SUITE, DeleteWithDeletionVectors) { CrashAtEveryStep({"delete-dv", DoDeleteSimple, true, false}); }
+TEST(LITHIFY_CRASH_SUITE, DeleteCopyOnWrite) { CrashAtEveryStep({"delete-cow", DoDeleteSimple, false, true}); }
+TEST(LITHIFY_CRASH_SUITE, Checkpoint) { CrashAtEveryStep({"checkpoint", DoCheckpoint, true, true}); }
 // OPTIMIZE changes no row: every crash leaves the rows as they were, at the old version
 // or at the OPTIMIZE version, and no file a version references is gone.
-TEST(CrashSafety, AppendWithAutoCompaction) {
+TEST(LITHIFY_CRASH_SUITE, AppendWithAutoCompaction) {
   CrashAtEveryStep({"append-auto-compact", DoAppendWithAutoCompact, false, true, SetupForAutoCompact, false, true});
 }
-TEST(CrashSafety, Optimize) { CrashAtEveryStep({"optimize", DoOptimize, true, true, SetupForOptimize, true}); }
-
-#endif
+TEST(LITHIFY_CRASH_SUITE, Optimize) { CrashAtEveryStep({"optimize", DoOptimize, true, true, SetupForOptimize, true}); }
 
 }  // namespace
 }  // namespace lithify
