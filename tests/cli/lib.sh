@@ -67,8 +67,45 @@ same_table_commands() {
   run 0 "optimize on local" -- "$LITHIFY" optimize "$L" --json
   same "scan --count after optimize" -- "$LITHIFY" scan --count
   same "scan after optimize (rows sorted)" -- bash -c '"$LITHIFY" scan "$0" | sort'
+  # ALTER, deletes by deletion vector, REORG PURGE and Z-order on both.
+  for t in "$L" "$R"; do
+    run 0 "alter --set $t" -- "$LITHIFY" alter "$t" --set delta.enableDeletionVectors=true \
+      --set "delta.logRetentionDuration=interval 60 days"
+    run 0 "delete with deletion vectors $t" -- "$LITHIFY" delete "$t" --where "id >= 100 AND id < 140" --json
+    expect "$OUT" '"numDeletionVectorsAdded":[1-9]' "the delete on $t writes deletion vectors"
+  done
+  same "describe detail after alter (properties)" -- bash -c '"$LITHIFY" describe detail "$0" --json | grep -o "\"delta\.[A-Za-z.]*\":\"[^\"]*\"" | sort'
+  run 0 "reorg --purge on $STORE" -- "$LITHIFY" reorg "$R" --purge --json
+  expect "$OUT" '"numDeletionVectorsRemoved":[1-9]' "reorg --purge on $STORE removes the deletion vectors"
+  run 0 "reorg --purge on local" -- "$LITHIFY" reorg "$L" --purge --json
+  same "scan after reorg --purge (rows sorted)" -- bash -c '"$LITHIFY" scan "$0" | sort'
+  run 0 "optimize --zorder-by on $STORE" -- "$LITHIFY" optimize "$R" --zorder-by id,note --json
+  expect "$OUT" '"numFilesAdded":[1-9]' "Z-order on $STORE writes files"
+  run 0 "optimize --zorder-by on local" -- "$LITHIFY" optimize "$L" --zorder-by id,note --json
+  same "scan after Z-order (rows sorted)" -- bash -c '"$LITHIFY" scan "$0" | sort'
+  serve_table "$R"
   run 0 "checkpoint on $STORE" -- "$LITHIFY" checkpoint "$R"
   run 0 "scan after checkpoint" -- "$LITHIFY" scan "$R" --count
+}
+# The panel on a remote table: `serve --table URI` answers the table's API from the store.
+serve_table() {
+  local port="" table
+  "$LITHIFY" serve --table "$1" --port 0 --json >"$D/serve.out" 2>"$D/serve.err" &
+  local pid=$!
+  for _ in $(seq 1 100); do
+    port=$(grep -o '"port":[0-9]*' "$D/serve.out" 2>/dev/null | cut -d: -f2)
+    [[ -n $port ]] && break
+    sleep 0.05
+  done
+  if [[ -z $port ]]; then
+    echo "FAIL: serve --table $1 did not start:"; cat "$D/serve.err"; fail=1; kill "$pid" 2>/dev/null; return
+  fi
+  table=$(node -e 'process.stdout.write(encodeURIComponent(process.argv[1]))' "$1")
+  run 0 "serve: /api/describe of the $STORE table" -- curl -sf "http://127.0.0.1:$port/api/describe?table=$table"
+  expect "$OUT" '"operation":"OPTIMIZE"' "the panel shows the $STORE table's history"
+  run 0 "serve: /api/files of the $STORE table" -- curl -sf "http://127.0.0.1:$port/api/files?table=$table"
+  expect "$OUT" 'part-' "the panel lists the $STORE table's files"
+  kill "$pid"; wait "$pid" 2>/dev/null
 }
 vacuum_and_empty() {
   run 0 "vacuum --dry-run on $STORE" -- "$LITHIFY" vacuum "$R" --dry-run --json

@@ -470,12 +470,7 @@ TEST(MalformedLogTest, AddPathsEscapingTheRootAreCorruption) {
       {"../outside.parquet", "escapes the table root"},
       {"a/../../outside.parquet", "escapes the table root"},
       {"%2E%2E/outside.parquet", "escapes the table root"},  // percent-encoded ".."
-      {"/etc/passwd", "outside the table root"},
-      {outside_dir + "/outside.parquet", "outside the table root"},
-      {"file://" + outside_dir + "/outside.parquet", "outside the table root"},
-      {"file:/etc/passwd", "outside the table root"},
-      {"s3://bucket/outside.parquet", "outside the table root"},
-      {probe.root() + "x/y.parquet", "outside the table root"},  // a sibling sharing the prefix
+      {"%2e%2e/%2E%2E/outside.parquet", "escapes the table root"},
   };
   for (const Case& c : cases) {
     TempTable t(DeltaRsTable(kSimple));
@@ -485,6 +480,30 @@ TEST(MalformedLogTest, AddPathsEscapingTheRootAreCorruption) {
     SCOPED_TRACE(c.path);
     ExpectError(LoadStatus(t.root()), StatusCode::kCorruption,
                 {"_delta_log/00000000000000000005.json", c.problem});
+  }
+  // Absolute paths outside the root are what PROTOCOL.md allows (shallow clones): they
+  // load, live under their canonical absolute key, and a scan of them fails naming the
+  // missing file rather than the log.
+  const std::pair<std::string, std::string> absolute[] = {
+      {"/etc/passwd", "/etc/passwd"},
+      {outside_dir + "/outside.parquet", outside_dir + "/outside.parquet"},
+      {"file://" + outside_dir + "/outside.parquet", outside_dir + "/outside.parquet"},
+      {"file:/etc/passwd", "/etc/passwd"},
+      {"s3://bucket/outside.parquet", "s3://bucket/outside.parquet"},
+      {probe.root() + "x/y.parquet", probe.root() + "x/y.parquet"},  // a sibling sharing the prefix
+  };
+  for (const auto& [path, key] : absolute) {
+    TempTable t(DeltaRsTable(kSimple));
+    WriteAll(t.log("00000000000000000005.json"),
+             "{\"add\":{\"path\":\"" + path +
+                 "\",\"partitionValues\":{},\"size\":1,\"modificationTime\":1,\"dataChange\":true}}\n");
+    SCOPED_TRACE(path);
+    auto fs = io::NewLocalFileSystem();
+    auto snap = Snapshot::Load(fs.get(), t.root());
+    ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+    int found = 0;
+    for (const auto& f : (*snap)->files()) found += f.path == key;
+    EXPECT_EQ(found, 1);
   }
   // An absolute path inside the root is fine and becomes relative.
   TempTable t(DeltaRsTable(kSimple));
@@ -501,7 +520,8 @@ TEST(MalformedLogTest, AddPathsEscapingTheRootAreCorruption) {
 
 // Reconciliation compares canonical paths: an add outside the root that a newer remove
 // cancels (under any spelling: /x, file:/x, file:///x, ../x) is not live, so the load
-// succeeds; the same add left live is still Corruption.
+// succeeds; the same add left live is a file of the table when its path is absolute, and
+// Corruption when it is a relative path escaping the root.
 TEST(MalformedLogTest, RemovedPathsOutsideTheRootAreReconciledCanonically) {
   struct Case { std::string add; std::string remove; };
   const Case cases[] = {
@@ -529,8 +549,16 @@ TEST(MalformedLogTest, RemovedPathsOutsideTheRootAreReconciledCanonically) {
     ASSERT_TRUE(snap.ok()) << snap.status().ToString();
     EXPECT_EQ((*snap)->files().size(), (*before)->files().size());
     for (const auto& f : (*snap)->files()) EXPECT_EQ(f.path.find("outside"), std::string::npos);
-    ExpectError(LoadStatus(t.root(), VersionSpec::AtVersion(5)), StatusCode::kCorruption,
-                {"_delta_log/00000000000000000005.json", "the table root"});
+    // At version 5 the add is live: an absolute path is a file of the table (PROTOCOL.md),
+    // a relative one escaping the root is Corruption.
+    auto at5 = Snapshot::Load(fs.get(), t.root(), VersionSpec::AtVersion(5));
+    if (IsAbsoluteActionPath(c.add)) {
+      ASSERT_TRUE(at5.ok()) << at5.status().ToString();
+      EXPECT_EQ((*at5)->files().size(), (*before)->files().size() + 1);
+    } else {
+      ExpectError(LoadStatus(t.root(), VersionSpec::AtVersion(5)), StatusCode::kCorruption,
+                  {"_delta_log/00000000000000000005.json", "the table root"});
+    }
   }
 }
 

@@ -23,6 +23,7 @@
 #include "lithify/expr/stats_eval.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/delta/table_properties.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::commands {
 
@@ -262,7 +263,7 @@ Result<int64_t> Deleter::CountLiveRows(const table::FileEntry& f) {
   if (stats && stats->num_records) {
     return *stats->num_records - (f.deletion_vector ? f.deletion_vector->cardinality : 0);
   }
-  const std::string path = io::JoinPath(root_, f.path);
+  const std::string path = io::ResolveLocation(root_, f.path);
   Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs_, path);
   if (!reader.ok()) return NameFile(reader.status(), path);
   int64_t n = 0;
@@ -276,7 +277,7 @@ Result<int64_t> Deleter::CountLiveRows(const table::FileEntry& f) {
 Result<FileMatches> Deleter::ScanFile(const table::FileEntry& f) {
   FileMatches m;
   m.file = &f;
-  const std::string path = io::JoinPath(root_, f.path);
+  const std::string path = io::ResolveLocation(root_, f.path);
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, ctx_.rows->OpenEntry(f, pred_leaves_));
   table::LiveBatch live;
   for (int rg = 0;; ++rg) {
@@ -391,7 +392,7 @@ Status Deleter::Rewrite(const FileMatches& m) {
       leaf_maps_.push_back(std::move(lm));
     }
   }
-  const std::string path = io::JoinPath(root_, f.path);
+  const std::string path = io::ResolveLocation(root_, f.path);
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, ctx_.rows->OpenEntry(f, data_leaves_));
   table::LiveBatch live;
   size_t next_match = 0;

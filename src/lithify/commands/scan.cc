@@ -12,6 +12,7 @@
 #include "lithify/expr/expr.h"
 #include "lithify/expr/stats_eval.h"
 #include "lithify/parquet/file_reader.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::commands {
 
@@ -586,7 +587,7 @@ Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
     if (remaining == 0) break;
     // One FileEntry at a time: the kept files are read, never held together.
     const table::FileEntry f = snap.live_files()[index].ToFileEntry();
-    const std::string path = io::JoinPath(snap.table_root(), f.path);
+    const std::string path = io::ResolveLocation(snap.table_root(), f.path);
     LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> reader, ctx.rows->OpenEntry(f, live.leaves));
     ++result.files_read;
     LITHIFY_RETURN_NOT_OK(ScanLiveFile(reader.get(), path, live, &remaining, sink, &result));

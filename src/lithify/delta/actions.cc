@@ -453,4 +453,65 @@ Result<std::string> RelativizeDataPath(std::string_view table_root, std::string_
   return norm;
 }
 
+bool IsAbsoluteActionPath(std::string_view uri_path) {
+  return io::HasScheme(uri_path) || (!uri_path.empty() && uri_path.front() == '/');
+}
+
+// The reconciliation key of a path outside the table root (RelativizeDataPath refused it
+// as outside). `/x/y`, `file:/x/y`, `file:///x/y` and `file://localhost/x/y` all become
+// the decoded absolute path "/x/y", and a relative path with ".." segments is resolved
+// against the root, with "." and empty segments dropped; URIs of other stores keep their
+// decoded, canonical URI (io::CanonicalLocation) with the path part normalized the same
+// way. In-root keys are relative (never start with '/', contain no ".." segment and no
+// scheme), so the two kinds cannot collide.
+std::string OutsideRootKey(std::string_view root, std::string_view uri) {
+  std::string full;
+  if (io::SchemeOf(uri) == "file") {
+    auto local = io::FileUriToPath(uri);
+    full = local.ok() ? std::move(local).value() : std::string(uri);
+  } else {
+    auto decoded = DecodeActionPath(uri);
+    full = decoded.ok() ? std::move(decoded).value() : std::string(uri);
+    if (!io::HasScheme(full) && (full.empty() || full.front() != '/')) {
+      full = std::string(root) + "/" + full;
+    }
+  }
+  // "scheme://authority" stays as it is; only the path after it is normalized.
+  std::string prefix;
+  if (io::HasScheme(full)) {
+    full = io::CanonicalLocation(full);
+    size_t authority = full.find("//");
+    size_t slash = authority == std::string::npos ? full.find('/') : full.find('/', authority + 2);
+    if (slash == std::string::npos) return full;
+    prefix = full.substr(0, slash);
+    full.erase(0, slash);
+  }
+  std::vector<std::string_view> segs;
+  size_t pos = 0;
+  while (pos <= full.size()) {
+    size_t end = full.find('/', pos);
+    if (end == std::string::npos) end = full.size();
+    std::string_view seg(full.data() + pos, end - pos);
+    if (seg == "..") {
+      if (!segs.empty()) segs.pop_back();
+    } else if (!seg.empty() && seg != ".") {
+      segs.push_back(seg);
+    }
+    pos = end + 1;
+  }
+  std::string key = prefix;
+  for (std::string_view seg : segs) {
+    key.push_back('/');
+    key.append(seg);
+  }
+  return key.empty() ? std::string("/") : key;
+}
+
+Result<std::string> DataFileKey(std::string_view table_root, std::string_view uri_path) {
+  auto rel = RelativizeDataPath(table_root, uri_path);
+  if (rel.ok() || !IsAbsoluteActionPath(uri_path)) return rel;
+  if (rel.status().message().find("outside the table root") == std::string::npos) return rel;
+  return OutsideRootKey(table_root, uri_path);
+}
+
 }  // namespace lithify::delta

@@ -169,4 +169,22 @@ Result<std::string> DecodeActionPath(std::string_view uri_path);
 // path otherwise (a file outside the table cannot be maintained by lithify).
 Result<std::string> RelativizeDataPath(std::string_view table_root, std::string_view uri_path);
 
+// Whether an action path is absolute: a URI ("s3://...", "file:/...") or a '/' path.
+bool IsAbsoluteActionPath(std::string_view uri_path);
+
+// The canonical key of a path outside the table root: `/x`, `file:/x`, `file:///x` and
+// `file://localhost/x` are the decoded local path "/x"; a relative path with ".." is
+// resolved against the root; URIs of other stores keep their decoded canonical URI
+// (io::CanonicalLocation) with "." / ".." / empty segments of the path resolved. Such a
+// key is always io::IsAbsoluteLocation, so it never collides with a table-relative key.
+std::string OutsideRootKey(std::string_view root, std::string_view uri);
+
+// The key under which a table knows the data file an action names: the table-relative
+// path (RelativizeDataPath) for a file inside the root; for an absolute path or URI
+// outside it -- which PROTOCOL.md allows ("an absolute path to a file that should be
+// added to the table"; shallow clones) -- its OutsideRootKey. Corruption for a relative
+// path escaping the root and for malformed escapes. EncodeActionPath writes either kind
+// back.
+Result<std::string> DataFileKey(std::string_view table_root, std::string_view uri_path);
+
 }  // namespace lithify::delta

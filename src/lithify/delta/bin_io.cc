@@ -14,6 +14,7 @@
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rewrite.h"
 #include "lithify/delta/table_properties.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::delta {
 
@@ -177,7 +178,7 @@ void DeltaBinIo::MaterializeRowTracking(const table::FileEntry& f, const std::ve
 Status DeltaBinIo::ReadFile(const planner::Bin& bin, const planner::FileRef& ref, const EmitFn& emit) {
   const table::FileEntry* f = Find(ref);
   if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
-  const std::string path = io::JoinPath(snap_.table_root(), f->path);
+  const std::string path = io::ResolveLocation(snap_.table_root(), f->path);
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, rows_->OpenEntry(*f, data_leaves_));
   table::LiveBatch live;
   for (int rg = 0;; ++rg) {
@@ -263,7 +264,7 @@ Result<std::optional<DeltaBinIo::ColumnarBin>> DeltaBinIo::PrepareColumnar(const
   for (size_t first = 0; first < files.size(); first += window) {
     std::vector<std::string> paths;
     for (size_t i = first; i < std::min(files.size(), first + window); ++i) {
-      paths.push_back(io::JoinPath(snap_.table_root(), files[i]->path));
+      paths.push_back(io::ResolveLocation(snap_.table_root(), files[i]->path));
     }
     std::vector<Result<OpenedFooter>> opened = OpenFooters(fs_, paths);
     for (size_t k = 0; k < paths.size(); ++k) {

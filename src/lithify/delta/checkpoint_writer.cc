@@ -1,5 +1,6 @@
 // Classic Parquet checkpoint writing (see checkpoint_writer.h).
 #include "lithify/delta/checkpoint_writer.h"
+#include "lithify/io/uri.h"
 
 #include <array>
 #include <cctype>
@@ -355,6 +356,16 @@ std::string EncodeActionPath(std::string_view p) {
   std::string out;
   out.reserve(p.size());
   bool first_segment = true;
+  if (io::IsAbsoluteLocation(p) && p.front() != '/') {
+    // A key outside the table root ("s3://bucket/key"): "scheme://authority" is kept as
+    // it is, the path after it is quoted like any other.
+    const size_t authority = p.find("://") + 3;
+    const size_t slash = p.find('/', authority);
+    out.append(p.substr(0, slash));
+    if (slash == std::string_view::npos) return out;
+    p.remove_prefix(slash);
+    first_segment = false;
+  }
   for (size_t i = 0; i < p.size();) {
     const unsigned char c = static_cast<unsigned char>(p[i]);
     if (c < 0x80) {

@@ -70,7 +70,9 @@ Result<int64_t> TombstoneRetentionMs(const Metadata& metadata);
 // java.net.URI path quoting, i.e. '%', space, control characters, Unicode space
 // characters, invalid UTF-8 and the ASCII characters outside unreserved / punct / "/@"
 // ("\"#<>?[\\]^`{|}") are percent-encoded (upper-case hex); other UTF-8 is kept. A ':'
-// in the first segment is encoded too, so the path never reads as a URI scheme.
+// in the first segment is encoded too, so the path never reads as a URI scheme. A key
+// outside the table root (DataFileKey: "s3://bucket/key", "/abs/path") is written as the
+// absolute location it is: "scheme://authority" kept, the rest quoted the same way.
 // DecodeActionPath(EncodeActionPath(p)) == p.
 std::string EncodeActionPath(std::string_view decoded_path);
 

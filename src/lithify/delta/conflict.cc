@@ -6,7 +6,7 @@ namespace lithify::delta {
 
 Result<FileKey> FileKeyOf(const std::string& table_root, const std::string& uri_path,
                           const std::optional<DeletionVectorDescriptor>& dv) {
-  LITHIFY_ASSIGN_OR_RETURN(std::string rel, RelativizeDataPath(table_root, uri_path));
+  LITHIFY_ASSIGN_OR_RETURN(std::string rel, DataFileKey(table_root, uri_path));
   return FileKey{std::move(rel), dv ? dv->UniqueId() : std::string()};
 }
 

@@ -8,6 +8,7 @@
 #include "lithify/delta/deletion_vector.h"
 #include "lithify/delta/stats.h"
 #include "lithify/parquet/file_reader.h"
+#include "lithify/io/uri.h"
 
 namespace lithify::delta {
 
@@ -182,7 +183,7 @@ Result<std::vector<std::optional<table::Value>>> DeltaLiveRows::PartitionValues(
 Result<DeltaLiveFile> DeltaLiveRows::Describe(const table::FileEntry& f) const {
   DeltaLiveFile lf;
   lf.entry = &f;
-  lf.path = io::JoinPath(snapshot_->table_root(), f.path);
+  lf.path = io::ResolveLocation(snapshot_->table_root(), f.path);
   lf.size_bytes = f.size;
   lf.records = f.num_records();
   LITHIFY_ASSIGN_OR_RETURN(std::vector<std::optional<table::Value>> pv, PartitionValues(f));
@@ -211,7 +212,7 @@ Result<std::unique_ptr<table::LiveRowsReader>> DeltaLiveRows::Open(const table::
 Result<std::unique_ptr<table::LiveRowsReader>> DeltaLiveRows::OpenEntry(const table::FileEntry& f,
                                                                         const std::vector<int>& leaves) const {
   const std::string& root = snapshot_->table_root();
-  std::string path = io::JoinPath(root, f.path);
+  std::string path = io::ResolveLocation(root, f.path);
   Result<std::unique_ptr<parquet::FileReader>> reader = parquet::FileReader::Open(fs_, path);
   if (!reader.ok()) return NameFile(reader.status(), path);
   std::optional<DeletionVector> dv;

@@ -272,56 +272,6 @@ bool IsOutsideRoot(const Status& st) {
          m.find("escapes the table root") != std::string::npos;
 }
 
-// The reconciliation key of a path outside the table root (RelativizeDataPath refused it
-// as outside). `/x/y`, `file:/x/y`, `file:///x/y` and `file://localhost/x/y` all become
-// the decoded absolute path "/x/y", and a relative path with ".." segments is resolved
-// against the root, with "." and empty segments dropped; URIs of other stores keep their
-// decoded, canonical URI (io::CanonicalLocation) with the path part normalized the same
-// way. In-root keys are relative (never start with '/', contain no ".." segment and no
-// scheme), so the two kinds cannot collide.
-std::string OutsideRootKey(std::string_view root, std::string_view uri) {
-  std::string full;
-  if (io::SchemeOf(uri) == "file") {
-    auto local = io::FileUriToPath(uri);
-    full = local.ok() ? std::move(local).value() : std::string(uri);
-  } else {
-    auto decoded = DecodeActionPath(uri);
-    full = decoded.ok() ? std::move(decoded).value() : std::string(uri);
-    if (!io::HasScheme(full) && (full.empty() || full.front() != '/')) {
-      full = std::string(root) + "/" + full;
-    }
-  }
-  // "scheme://authority" stays as it is; only the path after it is normalized.
-  std::string prefix;
-  if (io::HasScheme(full)) {
-    full = io::CanonicalLocation(full);
-    size_t authority = full.find("//");
-    size_t slash = authority == std::string::npos ? full.find('/') : full.find('/', authority + 2);
-    if (slash == std::string::npos) return full;
-    prefix = full.substr(0, slash);
-    full.erase(0, slash);
-  }
-  std::vector<std::string_view> segs;
-  size_t pos = 0;
-  while (pos <= full.size()) {
-    size_t end = full.find('/', pos);
-    if (end == std::string::npos) end = full.size();
-    std::string_view seg(full.data() + pos, end - pos);
-    if (seg == "..") {
-      if (!segs.empty()) segs.pop_back();
-    } else if (!seg.empty() && seg != ".") {
-      segs.push_back(seg);
-    }
-    pos = end + 1;
-  }
-  std::string key = prefix;
-  for (std::string_view seg : segs) {
-    key.push_back('/');
-    key.append(seg);
-  }
-  return key.empty() ? std::string("/") : key;
-}
-
 // "_delta_log/00000000000000000012.json" for messages.
 std::string LogName(const LogFile& f) {
   size_t slash = f.path.rfind('/');
@@ -641,13 +591,16 @@ class SnapshotBuilder {
       auto rel = RelativizeDataPath(snap_->table_root_, a.path);
       if (!rel.ok()) {
         if (!IsOutsideRoot(rel.status())) return rel.status().WithContext("add");
-        // A file outside the table root is refused only when it is live: replay is
-        // newest-first, so an add seen first is live; one removed (or re-added) by a
-        // newer action under any canonical spelling of its path is not.
-        if (!FirstSighting(OutsideRootKey(snap_->table_root_, a.path), dv_id, from_checkpoint)) {
-          return Status::OK();
-        }
-        return rel.status().WithContext("add");
+        // Replay is newest-first, so an add seen first is live; one removed (or re-added)
+        // by a newer action under any canonical spelling of its path is not.
+        std::string key = OutsideRootKey(snap_->table_root_, a.path);
+        if (!FirstSighting(key, dv_id, from_checkpoint)) return Status::OK();
+        // PROTOCOL.md lets an add name "an absolute path to a file that should be added
+        // to the table" (shallow clones name the source table's files): it stays live
+        // under its canonical absolute key (io::IsAbsoluteLocation). A relative path
+        // that escapes the root with ".." is no such thing and is refused.
+        if (!IsAbsoluteActionPath(a.path)) return rel.status().WithContext("add");
+        return AppendLive(key, a);
       }
       relativized = std::move(rel).value();
       path = relativized;

@@ -1,5 +1,6 @@
 #include "lithify/io/uri.h"
 #include "lithify/base/text.h"
+#include "lithify/io/filesystem.h"
 
 #include <cctype>
 
@@ -104,6 +105,16 @@ std::string CanonicalLocation(std::string_view location) {
   if (canonical == "wasbs") canonical = "wasb";
   canonical.append(location.substr(scheme.size()));
   return canonical;
+}
+
+bool IsAbsoluteLocation(std::string_view path) {
+  if (!path.empty() && path.front() == '/') return true;
+  std::string_view scheme = SchemePart(path);
+  return !scheme.empty() && path.substr(scheme.size()).starts_with("://");
+}
+
+std::string ResolveLocation(std::string_view root, std::string_view path) {
+  return IsAbsoluteLocation(path) ? std::string(path) : JoinPath(root, path);
 }
 
 }  // namespace lithify::io

@@ -51,4 +51,15 @@ Result<UriParts> SplitUri(std::string_view uri);
 // come back with only trailing '/' removed.
 std::string CanonicalLocation(std::string_view location);
 
+// Whether `path` is an absolute location rather than a path relative to some root: it
+// starts with '/' or with "scheme://". A table's file keys are either relative to the
+// table root (normalized: no leading '/', no empty segment, so never "x://") or, for a
+// file a Delta log names by an absolute path outside the root (shallow clones), such an
+// absolute location.
+bool IsAbsoluteLocation(std::string_view path);
+
+// Where a file key of a table lives: `path` itself when IsAbsoluteLocation, else `path`
+// joined below `root` (JoinPath).
+std::string ResolveLocation(std::string_view root, std::string_view path);
+
 }  // namespace lithify::io
