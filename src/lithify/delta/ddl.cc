@@ -20,6 +20,7 @@
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/json_util.h"
 #include "lithify/delta/stats_writer.h"
+#include "lithify/delta/table_features.h"
 #include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
@@ -205,56 +206,20 @@ std::vector<std::string> Words(std::string_view s) {
   return out;
 }
 
-// Feature names `delta.feature.<name>` may request (features whose rules lithify keeps).
-constexpr std::string_view kSettableFeatures[] = {"appendOnly",       "invariants",   "columnMapping",
-                                                  "deletionVectors",  "domainMetadata", "rowTracking",
-                                                  "inCommitTimestamp", "timestampNtz", "clustering"};
-
+// `delta.feature.<name>`: the canonical name of a settable feature (table_features.h).
 Result<std::string> ValidateFeatureProperty(std::string_view key, std::string_view value) {
   std::string_view name = key.substr(kFeaturePrefix.size());
-  std::string canonical;
-  for (std::string_view f : kSettableFeatures) {
-    if (IEquals(f, name)) canonical = std::string(f);
-  }
-  if (canonical.empty()) {
+  const TableFeature* feature = FindSettableFeature(name);
+  if (feature == nullptr) {
     return Status::NotSupported("table feature '{}' ({}) cannot be enabled by lithify", name, key);
   }
   if (!IEquals(value, "supported") && !IEquals(value, "enabled")) {
     return Status::InvalidArgument("property '{}': expected 'supported' or 'enabled', got '{}'", key, value);
   }
-  return canonical;
+  return std::string(feature->name);
 }
 
 // ---- features and protocols ----------------------------------------------------------
-
-struct FeatureDef {
-  std::string_view name;
-  bool reader_writer;
-  int legacy_reader;  // 0: not a legacy feature
-  int legacy_writer;
-};
-
-constexpr FeatureDef kFeatures[] = {
-    {"appendOnly", false, 1, 2},       {"invariants", false, 1, 2},
-    {"checkConstraints", false, 1, 3}, {"changeDataFeed", false, 1, 4},
-    {"generatedColumns", false, 1, 4}, {"columnMapping", true, 2, 5},
-    {"identityColumns", false, 1, 6},  {"deletionVectors", true, 0, 0},
-    {"timestampNtz", true, 0, 0},      {"v2Checkpoint", true, 0, 0},
-    {"vacuumProtocolCheck", true, 0, 0}, {"typeWidening", true, 0, 0},
-    {"typeWidening-preview", true, 0, 0}, {"variantType", true, 0, 0},
-    {"variantType-preview", true, 0, 0}, {"variantShredding", true, 0, 0},
-    {"catalogManaged", true, 0, 0},    {"domainMetadata", false, 0, 0},
-    {"rowTracking", false, 0, 0},      {"clustering", false, 0, 0},
-    {"inCommitTimestamp", false, 0, 0},
-};
-
-const FeatureDef* FindFeature(std::string_view name) {
-  for (const auto& f : kFeatures) {
-    if (f.name == name) return &f;
-  }
-  return nullptr;
-}
-
 
 // The features a table with this schema, configuration and clustering needs.
 std::set<std::string> RequiredFeatures(const StructType& schema, const std::map<std::string, std::string>& config,
@@ -284,23 +249,23 @@ Protocol ProtocolFor(const std::set<std::string>& features, const Protocol* base
   }
   bool legacy = base == nullptr || !IsTableFeaturesProtocol(*base);
   for (const auto& f : all) {
-    const FeatureDef* d = FindFeature(f);
-    if (d == nullptr || d->legacy_writer == 0) legacy = false;
+    const TableFeature* d = FindTableFeature(f);
+    if (d == nullptr || !d->has_legacy_protocol()) legacy = false;
   }
   Protocol p;
   if (legacy) {
     p.min_reader_version = base ? base->min_reader_version : 1;
     p.min_writer_version = base ? std::max(base->min_writer_version, 2) : 2;
     for (const auto& f : features) {
-      const FeatureDef* d = FindFeature(f);
+      const TableFeature* d = FindTableFeature(f);
       p.min_reader_version = std::max(p.min_reader_version, d->legacy_reader);
       p.min_writer_version = std::max(p.min_writer_version, d->legacy_writer);
     }
     return p;
   }
   for (const auto& f : all) {
-    const FeatureDef* d = FindFeature(f);
-    if (d != nullptr && d->reader_writer) reader.insert(f);
+    const TableFeature* d = FindTableFeature(f);
+    if (d != nullptr && d->reader_writer()) reader.insert(f);
   }
   p.min_writer_version = 7;
   p.writer_features = std::vector<std::string>(all.begin(), all.end());
@@ -653,8 +618,8 @@ std::vector<std::string> SupportedFeatures(const Protocol& p) {
   if (p.writer_features) out.insert(p.writer_features->begin(), p.writer_features->end());
   if (p.reader_features) out.insert(p.reader_features->begin(), p.reader_features->end());
   if (p.min_writer_version < 7) {
-    for (const auto& f : kFeatures) {
-      if (f.legacy_writer != 0 && f.legacy_writer <= p.min_writer_version) out.insert(std::string(f.name));
+    for (const TableFeature& f : KnownTableFeatures()) {
+      if (f.has_legacy_protocol() && f.legacy_writer <= p.min_writer_version) out.insert(std::string(f.name));
     }
   }
   if (p.min_reader_version == 2) out.insert("columnMapping");

@@ -22,34 +22,12 @@
 #include "lithify/delta/checkpoint.h"
 #include "lithify/delta/stats.h"
 #include "lithify/io/uri.h"
+#include "lithify/delta/table_features.h"
 #include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
 
 namespace {
-
-// Reader features lithify honours ("Valid Feature Names in Table Features"). Writer-only
-// names are accepted too: listing them in readerFeatures is a writer's mistake that
-// imposes nothing on readers.
-constexpr std::string_view kReadableFeatures[] = {
-    "deletionVectors", "columnMapping", "timestampNtz", "v2Checkpoint", "vacuumProtocolCheck",
-    "domainMetadata", "rowTracking", "inCommitTimestamp", "appendOnly", "invariants",
-    "checkConstraints", "generatedColumns", "changeDataFeed", "identityColumns", "clustering",
-    "icebergCompatV1", "icebergCompatV2", "allowColumnDefaults", "checkpointProtection",
-    "materializePartitionColumns"};
-
-// Writer features whose rules lithify's maintenance writes (rewrites, removes, DV purge,
-// checkpoints) respect or are unaffected by.
-constexpr std::string_view kWritableFeatures[] = {
-    "appendOnly", "invariants", "checkConstraints", "changeDataFeed", "generatedColumns",
-    "columnMapping", "identityColumns", "deletionVectors", "rowTracking", "timestampNtz",
-    "domainMetadata", "v2Checkpoint", "icebergCompatV1", "icebergCompatV2", "clustering",
-    "vacuumProtocolCheck", "inCommitTimestamp", "allowColumnDefaults", "checkpointProtection"};
-
-template <size_t N>
-bool Contains(const std::string_view (&list)[N], std::string_view name) {
-  return std::find(std::begin(list), std::end(list), name) != std::end(list);
-}
 
 // The set of reconciliation keys (path, DV unique id) seen in commits. Open addressing
 // over a power-of-two table of (64-bit hash, key index) slots: a checkpoint lookup (one
@@ -709,7 +687,7 @@ class SnapshotBuilder {
 Status CheckReadSupported(const Protocol& p) {
   if (p.reader_features) {
     for (const auto& f : *p.reader_features) {
-      if (!Contains(kReadableFeatures, f)) {
+      if (!IsReadableFeature(f)) {
         return Status::NotSupported("table requires reader feature '{}', which lithify does not support", f);
       }
     }
@@ -727,12 +705,12 @@ std::string WriteBlockReason(const Protocol& p) {
   }
   if (p.writer_features) {
     for (const auto& f : *p.writer_features) {
-      if (!Contains(kWritableFeatures, f)) return fmt::format("writer feature '{}' is not supported", f);
+      if (!IsWritableFeature(f)) return fmt::format("writer feature '{}' is not supported", f);
     }
   }
   if (p.reader_features) {
     for (const auto& f : *p.reader_features) {
-      if (!Contains(kWritableFeatures, f)) return fmt::format("reader feature '{}' is not supported for writing", f);
+      if (!IsWritableFeature(f)) return fmt::format("reader feature '{}' is not supported for writing", f);
     }
   }
   return std::string();

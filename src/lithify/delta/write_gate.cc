@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "lithify/delta/identity.h"
+#include "lithify/delta/table_features.h"
 #include "lithify/delta/table_properties.h"
 
 namespace lithify::delta {
@@ -13,24 +14,6 @@ namespace {
 
 using Op = WriteOperation;
 using V = FeatureVerdict;
-
-// One row of the header's table: the verdict per operation, in WriteOperation order.
-struct FeatureRule {
-  std::string_view feature;
-  V verdict[7];
-};
-
-constexpr FeatureRule kRules[] = {
-    //                    append        delete DV     delete COW    rewrite       alter         checkpoint    vacuum
-    {"appendOnly",       {V::kAllowed, V::kRefused, V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-    {"invariants",       {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-    {"checkConstraints", {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-    {"generatedColumns", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-    {"identityColumns",  {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-    // A column DEFAULT fills columns an insert omits; lithify writes NULL there, so an
-    // append is refused rather than store NULL where a Delta writer stores the default.
-    {"allowColumnDefaults", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-};
 
 // Metadata values are JSON texts: a JSON string is shown without its quotes.
 std::string MetadataText(const std::string& json_text) {
@@ -100,10 +83,8 @@ std::string_view FeatureVerdictName(FeatureVerdict v) {
 }
 
 FeatureVerdict VerdictFor(std::string_view feature, WriteOperation op) {
-  for (const FeatureRule& r : kRules) {
-    if (r.feature == feature) return r.verdict[static_cast<int>(op)];
-  }
-  return V::kAllowed;
+  const TableFeature* f = FindTableFeature(feature);
+  return f != nullptr ? f->verdict(op) : V::kAllowed;
 }
 
 std::vector<FeatureUse> FeaturesInUse(const StructType& schema, const std::map<std::string, std::string>& config) {

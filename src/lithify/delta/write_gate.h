@@ -14,6 +14,7 @@
 //   checkConstraints       enforced    allowed                      allowed  allowed allowed    allowed
 //   generatedColumns       refused     allowed                      allowed  allowed allowed    allowed
 //   identityColumns        enforced    allowed                      allowed  allowed allowed    allowed
+//   allowColumnDefaults    refused     allowed                      allowed  allowed allowed    allowed
 //
 // Why: a delete, OPTIMIZE / REORG / clustering rewrite, checkpoint or VACUUM creates no
 // new values (a copy-on-write delete and a rewrite copy surviving rows unchanged), so
@@ -22,7 +23,8 @@
 // evaluated on every new row (row_constraints.h; an expression lithify cannot evaluate
 // exactly refuses the append) and identity values are generated with the new high-water
 // mark in the same commit (identity.h), while generation expressions are not computed by
-// lithify, so that append is refused naming the column. Alter only
+// lithify, so that append is refused naming the column; nor are column DEFAULTs (lithify
+// would store NULL where a Delta writer stores the default). Alter only
 // changes table properties here; adding a CHECK constraint is refused by the property
 // validation (ddl.h), since lithify does not validate existing rows against it. NOT NULL
 // columns are not a feature: every append enforces them (ingest and the row builder).
@@ -37,23 +39,15 @@
 #include "lithify/base/status.h"
 #include "lithify/delta/schema.h"
 #include "lithify/delta/snapshot.h"
+#include "lithify/delta/table_features.h"
 
 namespace lithify::delta {
 
-enum class WriteOperation {
-  kAppend,             // new rows (append / insert)
-  kDeleteDv,           // delete by deletion vector
-  kDeleteCopyOnWrite,  // delete rewriting the surviving rows
-  kRewrite,            // OPTIMIZE, REORG PURGE, Z-order, liquid clustering: rows unchanged
-  kAlter,              // table properties, clustering columns
-  kCheckpoint,
-  kVacuum,
-};
+// WriteOperation and FeatureVerdict are declared in table_features.h, whose registry
+// holds each feature's row of the table above.
 
 // "append", "delete", "delete (copy-on-write)", "rewrite", "alter", "checkpoint", "vacuum".
 std::string_view WriteOperationName(WriteOperation op);
-
-enum class FeatureVerdict { kAllowed, kEnforced, kRefused };
 
 // "allowed", "enforced", "refused".
 std::string_view FeatureVerdictName(FeatureVerdict v);
