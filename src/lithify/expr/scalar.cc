@@ -69,8 +69,6 @@ std::string SparkTypeName(const DataType& t) {
 
 namespace {
 
-std::string SqlTypeName(const DataType& t) { return SparkTypeName(t); }
-
 int IntegerWidth(TypeKind k) {
   switch (k) {
     case TypeKind::kInt8: return 1;
@@ -247,8 +245,8 @@ Node Unary(Op op, DataType type, Node child) {
 Result<Node> CastTo(Node child, const DataType& to, size_t pos) {
   if (child.type == to) return child;
   if (!CastSupported(child.type, to)) {
-    return Unsupported(pos, fmt::format("CAST from {} to {} is not supported", SqlTypeName(child.type),
-                                        SqlTypeName(to)));
+    return Unsupported(pos, fmt::format("CAST from {} to {} is not supported", SparkTypeName(child.type),
+                                        SparkTypeName(to)));
   }
   return Unary(Op::kCast, to, std::move(child));
 }
@@ -290,7 +288,7 @@ class Parser {
     auto ok = [](const DataType& t) { return IsIntegerKind(t.kind) || t.kind == TypeKind::kNull; };
     if (!ok(l.type) || !ok(r.type)) {
       return Unsupported(pos, fmt::format("{} {} {} is not supported (only integer arithmetic)",
-                                          SqlTypeName(l.type), sym, SqlTypeName(r.type)));
+                                          SparkTypeName(l.type), sym, SparkTypeName(r.type)));
     }
     DataType t;
     if (l.type.kind == TypeKind::kNull) {
@@ -338,7 +336,7 @@ class Parser {
       if (Peek().kind == Tok::kInt) return IntLiteral(Next(), /*negative=*/true);
       LITHIFY_ASSIGN_OR_RETURN(Node operand, UnaryExpr(depth + 1));
       if (!IsIntegerKind(operand.type.kind)) {
-        return Unsupported(minus.pos, fmt::format("unary minus on {} is not supported", SqlTypeName(operand.type)));
+        return Unsupported(minus.pos, fmt::format("unary minus on {} is not supported", SparkTypeName(operand.type)));
       }
       DataType t = operand.type;
       return Unary(Op::kNeg, t, std::move(operand));
@@ -409,7 +407,7 @@ class Parser {
     if (!SupportedColumnType(type.kind)) {
       return Unsupported(t.pos, fmt::format("column {} of type {} is not supported", columns_[found].name,
                                             type.kind == TypeKind::kNull ? "struct, array, map or other"
-                                                                         : SqlTypeName(type)));
+                                                                         : SparkTypeName(type)));
     }
     if (std::find(referenced.begin(), referenced.end(), found) == referenced.end()) referenced.push_back(found);
     Node n;
@@ -467,7 +465,7 @@ class Parser {
       return Status::OK();
     };
     auto bad_arg = [&](size_t i) {
-      return Unsupported(arg_pos[i], fmt::format("{} of {} is not supported", fn, SqlTypeName(args[i].type)));
+      return Unsupported(arg_pos[i], fmt::format("{} of {} is not supported", fn, SparkTypeName(args[i].type)));
     };
     const DataType kInt = DataType::Of(TypeKind::kInt32);
     if (fn == "YEAR" || fn == "MONTH" || fn == "DAY" || fn == "DAYOFMONTH") {
@@ -510,7 +508,7 @@ class Parser {
         const TypeKind k = args[i].type.kind;
         if (k != TypeKind::kNull && !(IsIntegerKind(k) && IntegerWidth(k) <= 4)) {
           return Unsupported(arg_pos[i], fmt::format("{} position / length of {} is not supported (INT only)", fn,
-                                                     SqlTypeName(args[i].type)));
+                                                     SparkTypeName(args[i].type)));
         }
         n.children.push_back(std::move(args[i]));
       }
@@ -698,7 +696,7 @@ Result<Value> Cast(const Value& v, const DataType& to) {
   } else if (IsIntegerKind(to.kind)) {
     if (IsIntegerKind(f)) {
       if (!FitsInteger(v.int_value(), to.kind)) {
-        return Inexact(fmt::format("CAST({} AS {}) is out of range", v.int_value(), SqlTypeName(to)));
+        return Inexact(fmt::format("CAST({} AS {}) is out of range", v.int_value(), SparkTypeName(to)));
       }
       return Value::Integer(to.kind, v.int_value());
     }
@@ -715,10 +713,10 @@ Result<Value> Cast(const Value& v, const DataType& to) {
         if (FitsInteger(n, to.kind)) return Value::Integer(to.kind, static_cast<int64_t>(n));
       }
       return Inexact(fmt::format("CAST('{}' AS {}): only in-range text of the form [+-]digits is cast", s,
-                                 SqlTypeName(to)));
+                                 SparkTypeName(to)));
     }
   }
-  return Status::Internal("CAST from {} to {} was not compiled", SqlTypeName(v.type()), SqlTypeName(to));
+  return Status::Internal("CAST from {} to {} was not compiled", SparkTypeName(v.type()), SparkTypeName(to));
 }
 
 Result<Value> Eval(const Node& n, std::span<const Value> row) {
@@ -731,7 +729,7 @@ Result<Value> Eval(const Node& n, std::span<const Value> row) {
       if (v.is_null()) return Value::Null(n.type);
       if (v.type() != n.type) {
         return Status::InvalidArgument("a value of column {} is {}, not the column's {}", n.column,
-                                       SqlTypeName(v.type()), SqlTypeName(n.type));
+                                       SparkTypeName(v.type()), SparkTypeName(n.type));
       }
       return v;
     }
@@ -752,14 +750,14 @@ Result<Value> Eval(const Node& n, std::span<const Value> row) {
       if (!FitsInteger(v, n.type.kind)) {
         return Inexact(fmt::format("{} {} {} overflows {} (Spark wraps around without ANSI mode and fails with it)",
                                    a[0].int_value(), n.op == Op::kAdd ? "+" : n.op == Op::kSub ? "-" : "*",
-                                   a[1].int_value(), SqlTypeName(n.type)));
+                                   a[1].int_value(), SparkTypeName(n.type)));
       }
       return Value::Integer(n.type.kind, static_cast<int64_t>(v));
     }
     case Op::kNeg: {
       const int128_t v = -static_cast<int128_t>(a[0].int_value());
       if (!FitsInteger(v, n.type.kind)) {
-        return Inexact(fmt::format("-({}) overflows {}", a[0].int_value(), SqlTypeName(n.type)));
+        return Inexact(fmt::format("-({}) overflows {}", a[0].int_value(), SparkTypeName(n.type)));
       }
       return Value::Integer(n.type.kind, static_cast<int64_t>(v));
     }
