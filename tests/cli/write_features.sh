@@ -115,18 +115,43 @@ expect "$ERR" 'DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature checkConstrai
 unchanged "$U" 00000000000000000001.json 0 "unevaluable constraint"
 
 # --- generated column --------------------------------------------------------------------
+# b GENERATED ALWAYS AS (a + 1): computed where the input leaves it out, checked where it
+# gives it (b <=> a + 1), a mismatch refused with nothing committed or left behind.
 G=$D/generated
 run 0 "create generated-column table" -- "$LITHIFY" create "$G" --schema "a long, b long"
 feature_commit "$G" 1 '{"minReaderVersion":1,"minWriterVersion":4}' \
   '{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"long\",\"nullable\":true,\"metadata\":{}},{\"name\":\"b\",\"type\":\"long\",\"nullable\":true,\"metadata\":{\"delta.generationExpression\":\"a + 1\"}}]}' \
   '{}'
-echo '{"a":1,"b":2}' >"$D/ab.jsonl"
-run 1 "append to a generated-column table" -- "$LITHIFY" append "$G" --from "$D/ab.jsonl"
-expect "$ERR" 'DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature generatedColumns \(column b GENERATED ALWAYS AS \(a \+ 1\)\)' \
+printf '{"a":1,"b":2}\n{"a":41}\n' >"$D/ab.jsonl"
+run 0 "append to a generated-column table" -- "$LITHIFY" append "$G" --from "$D/ab.jsonl"
+[[ "$(rows "$G")" == "$(printf '{"a":1,"b":2}\n{"a":41,"b":42}')" ]] ||
+  { echo "FAIL: generated column values: $(rows "$G" | tr '\n' ' ')"; fail=1; }
+echo '{"a":1,"b":5}' >"$D/ab_bad.jsonl"
+run 1 "append a value that is not the generation expression's" -- "$LITHIFY" append "$G" --from "$D/ab_bad.jsonl"
+expect "$ERR" 'DELTA_VIOLATE_CONSTRAINT_WITH_VALUES: CHECK constraint Generated Column \(b <=> a \+ 1\) violated by row 1 with values: b : 5, a : 1' \
+  "refusal names the generated column and the values"
+unchanged "$G" 00000000000000000002.json 1 "generated column mismatch"
+run 0 "append --generate to a generated-column table" -- "$LITHIFY" append "$G" --generate 10
+bad=$(rows "$G" | grep -cvE '^\{"a":(null,"b":null|(-?[0-9]+),"b":-?[0-9]+)\}$')
+[[ $bad == 0 ]] || { echo "FAIL: unexpected generated rows"; fail=1; }
+while IFS= read -r line; do
+  [[ $line =~ ^\{\"a\":(-?[0-9]+),\"b\":(-?[0-9]+)\}$ ]] || continue
+  (( BASH_REMATCH[2] == BASH_REMATCH[1] + 1 )) || { echo "FAIL: generated row $line has b != a + 1"; fail=1; }
+done < <(rows "$G")
+[[ $(rows "$G" | wc -l) == 12 ]] || { echo "FAIL: $(rows "$G" | wc -l) rows after --generate 10, wanted 12"; fail=1; }
+
+# A generation expression lithify does not compute (%): refused naming the column.
+GU=$D/generated_unsupported
+run 0 "create table" -- "$LITHIFY" create "$GU" --schema "a long, b long"
+feature_commit "$GU" 1 '{"minReaderVersion":1,"minWriterVersion":4}' \
+  '{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"long\",\"nullable\":true,\"metadata\":{}},{\"name\":\"b\",\"type\":\"long\",\"nullable\":true,\"metadata\":{\"delta.generationExpression\":\"a % 10\"}}]}' \
+  '{}'
+run 1 "append under a generation expression lithify cannot compute" -- "$LITHIFY" append "$GU" --from "$D/ab.jsonl"
+expect "$ERR" 'DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature generatedColumns \(column b GENERATED ALWAYS AS \(a % 10\)\)' \
   "refusal names the generated column"
-unchanged "$G" 00000000000000000001.json 0 "generated column"
-run 1 "append --generate to a generated-column table" -- "$LITHIFY" append "$G" --generate 10
-unchanged "$G" 00000000000000000001.json 0 "generated column, generated rows"
+unchanged "$GU" 00000000000000000001.json 0 "unsupported generated column"
+run 1 "append --generate under it" -- "$LITHIFY" append "$GU" --generate 10
+unchanged "$GU" 00000000000000000001.json 0 "unsupported generated column, generated rows"
 
 # --- append-only -------------------------------------------------------------------------
 A=$D/appendonly

@@ -210,7 +210,11 @@ void RegisterAppendCommand(CLI::App& app, Runner* selected) {
                   "(one per partition it holds rows for; a file per row when there are fewer rows than N). "
                   "Default 1");
   cmd->footer("--generate fills each partition column from at most 8 values (dates and timestamps: the "
-              "event time's day), so a partitioned table gets a handful of partitions, not one per row.");
+              "event time's day), so a partitioned table gets a handful of partitions, not one per row.\n"
+              "Generated columns (GENERATED ALWAYS AS) are computed for rows that leave them out or null and "
+              "checked on rows that give them; TIMESTAMP values turned into dates, hours or text are taken in "
+              "UTC (Spark's session time zone on Databricks by default). An expression lithify cannot compute "
+              "exactly refuses the append, naming the column.");
   cmd->add_option("--start", f->start, "Generated event time start, e.g. 2026-01-01T00:00:00Z");
   cmd->add_option("--span", f->span, "Generated event time span, e.g. 1d, 12h, 90m (default 1d)");
   cmd->add_option("--customers", f->customers, "Distinct generated customer ids");

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/generated_columns.h"
 #include "lithify/delta/identity.h"
 #include "lithify/delta/row_constraints.h"
 #include "lithify/delta/write_gate.h"
@@ -34,7 +35,8 @@ Status CheckSpec(const AppendSpec& spec) {
 // spaced row boundaries so that each partition gets up to num_files files.
 Status WriteGenerated(const delta::StructType& schema, const std::vector<std::string>& partition_columns,
                       const AppendSpec& spec, const delta::RowConstraintChecker& checks,
-                      delta::IdentityAssigner* identity, delta::DataFileWriter* writer) {
+                      delta::IdentityAssigner* identity, const delta::GeneratedColumns& generated,
+                      delta::DataFileWriter* writer) {
   GeneratorOptions g = *spec.generate;
   g.partition_columns = partition_columns;
   // Chunk k of N ends at row floor(k * rows / N): N chunks of nearly equal size, so N
@@ -45,8 +47,10 @@ Status WriteGenerated(const delta::StructType& schema, const std::vector<std::st
   int64_t cut = chunk_end(chunk);
   int64_t done = 0;
   auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
-    // The generator's values of identity columns are replaced: the table generates them.
+    // The generator's values of identity and generated columns are replaced: the table
+    // generates them.
     Status checked = identity->Assign(&rows, done + 1, /*replace_explicit=*/true);
+    if (checked.ok()) checked = generated.Apply(&rows, done + 1, /*replace_explicit=*/true);
     if (checked.ok()) checked = checks.Check(rows, done + 1);
     if (!checked.ok()) return checked.WithContext("generated rows");
     size_t pos = 0;
@@ -76,17 +80,20 @@ InputFormat FormatOf(const AppendSpec& spec, const std::string& path) {
 
 // Without optimized writes each input gets its own files (Spark: one file per task and
 // partition); with them, rows of all inputs share each partition's file.
-// Every batch gets its identity values and is checked against the table's constraints
-// before it is written (rows are numbered from 1 within each input). `schema` is the
-// input schema (identity columns nullable: inputs may omit them).
+// Every batch gets its identity values, then its generated columns' values (computed,
+// or given ones checked), and is checked against the table's constraints before it is
+// written -- and before the writer takes its partition values (rows are numbered from 1
+// within each input). `schema` is the input schema (identity and generated columns
+// nullable: inputs may omit them).
 Status WriteInputs(io::FileSystem* fs, const delta::StructType& schema, const AppendSpec& spec,
                    bool optimize_write, const delta::RowConstraintChecker& checks, delta::IdentityAssigner* identity,
-                   delta::DataFileWriter* writer) {
+                   const delta::GeneratedColumns& generated, delta::DataFileWriter* writer) {
   for (const std::string& path : spec.inputs) {
     const InputFormat format = FormatOf(spec, path);
     int64_t rows_read = 0;
     auto sink = [&](std::vector<std::vector<parquet::Value>>&& rows) -> Status {
       Status st = identity->Assign(&rows, rows_read + 1);
+      if (st.ok()) st = generated.Apply(&rows, rows_read + 1);
       if (st.ok()) st = checks.Check(rows, rows_read + 1);
       rows_read += static_cast<int64_t>(rows.size());
       if (st.ok()) st = writer->WriteRows(rows);
@@ -180,8 +187,9 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   if (!snapshot->CanWrite()) {
     return Status::NotSupported("cannot append to {}: {}", root, snapshot->write_block_reason());
   }
-  // The per-operation feature gate (delta/write_gate.h): generated columns and column
-  // defaults refuse the append; identity columns get generated values (delta/identity.h);
+  // The per-operation feature gate (delta/write_gate.h): column defaults and generation
+  // expressions lithify cannot compute refuse the append; identity columns get generated
+  // values (delta/identity.h), generated columns computed ones (delta/generated_columns.h);
   // CHECK constraints and invariants are evaluated on every row, and one lithify cannot
   // evaluate refuses the append. Refusals come before anything is written.
   Status gate = delta::CheckWriteOperation(*snapshot, delta::WriteOperation::kAppend);
@@ -190,7 +198,9 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
   if (!checks.ok()) return checks.status().WithContextF("cannot append to {}, nothing was committed", root);
   auto identity = delta::IdentityAssigner::Make(snapshot->schema());
   if (!identity.ok()) return identity.status().WithContextF("cannot append to {}, nothing was committed", root);
-  const delta::StructType input_schema = identity->InputSchema(snapshot->schema());
+  auto generated = delta::GeneratedColumns::Make(snapshot->schema());
+  if (!generated.ok()) return generated.status().WithContextF("cannot append to {}, nothing was committed", root);
+  const delta::StructType input_schema = generated->InputSchema(identity->InputSchema(snapshot->schema()));
   LITHIFY_ASSIGN_OR_RETURN(const bool optimize_write, OptimizeWriteEnabled(spec, snapshot->properties()));
   Status checked = CheckInputs(fs, input_schema, spec);
   if (!checked.ok()) return checked.WithContext("append failed before writing anything, nothing was committed");
@@ -201,8 +211,9 @@ Result<AppendResult> AppendRows(io::FileSystem* fs, const std::string& root,
                                                writer_options));
   Status st = spec.generate
                   ? WriteGenerated(snapshot->schema(), snapshot->partition_columns(), spec, *checks, &*identity,
-                                   writer.get())
-                  : WriteInputs(fs, input_schema, spec, optimize_write, *checks, &*identity, writer.get());
+                                   *generated, writer.get())
+                  : WriteInputs(fs, input_schema, spec, optimize_write, *checks, &*identity, *generated,
+                                writer.get());
   if (!st.ok()) {
     writer->Abort();
     return NothingCommitted(fs, root, st, writer->closed_files());

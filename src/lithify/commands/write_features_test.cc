@@ -39,7 +39,7 @@ const char* kAllFeatures[] = {"appendOnly",      "invariants",      "checkConstr
 // deletion vectors, with the given schema and configuration: what Spark writes for
 // ADD CONSTRAINT, invariants, GENERATED ALWAYS AS and IDENTITY columns.
 void CreateTable(io::FileSystem* fs, const std::string& root, const std::string& schema,
-                 std::map<std::string, std::string> config) {
+                 std::map<std::string, std::string> config, std::vector<std::string> partitions = {}) {
   auto txn = delta::Transaction::BeginNewTable(fs, root);
   ASSERT_TRUE(txn.ok()) << txn.status().ToString();
   delta::Protocol p;
@@ -51,6 +51,7 @@ void CreateTable(io::FileSystem* fs, const std::string& root, const std::string&
   m.id = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
   m.schema_string = schema;
   m.configuration = std::move(config);
+  m.partition_columns = std::move(partitions);
   m.created_time = 1;
   (*txn)->AddAction(p);
   (*txn)->AddAction(m);
@@ -176,14 +177,109 @@ TEST(WriteFeatures, NotNullColumnsAreEnforced) {
   ASSERT_TRUE(t.Append("{\"x\":1}\n").ok());
 }
 
-TEST(WriteFeatures, GeneratedColumnsRefuseTheAppend) {
+// PROTOCOL.md "Generated Columns": values computed by the writer for rows that leave the
+// column out (a generated DATE partition column from a TIMESTAMP, in UTC), given values
+// checked (col <=> expr) with nothing committed and no data file left on a mismatch.
+TEST(WriteFeatures, GeneratedColumnsAreComputedAndChecked) {
+  Table t;
+  auto gen = [](const std::string& e) { return R"({"delta.generationExpression":")" + e + R"("})"; };
+  CreateTable(t.fs.get(), t.root,
+              Struct({Field("a", Prim("long")), Field("b", Prim("long"), true, gen("a + 1")),
+                      Field("event_time", Prim("timestamp")),
+                      Field("day", Prim("date"), true, gen("CAST(event_time AS DATE)"))}),
+              {}, {"day"});
+  // 00:15 at +01:00 is 23:15 UTC on the 29th: the partition is the UTC day.
+  auto ok = t.Append(
+      "{\"a\":1,\"event_time\":\"2024-02-29T23:30:00Z\"}\n"
+      "{\"a\":2,\"b\":3,\"event_time\":\"2024-03-01T00:15:00+01:00\",\"day\":\"2024-02-29\"}\n"
+      "{\"a\":7,\"event_time\":\"2024-03-01T00:00:00Z\"}\n"
+      "{\"a\":null,\"event_time\":null}\n");
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->commit.version, 1);
+  std::vector<std::string> scanned = ScanLines(t.fs.get(), t.root);
+  std::sort(scanned.begin(), scanned.end());
+  EXPECT_EQ(scanned,
+            (std::vector<std::string>{
+                R"({"a":1,"b":2,"event_time":"2024-02-29T23:30:00.000000Z","day":"2024-02-29"})",
+                R"({"a":2,"b":3,"event_time":"2024-02-29T23:15:00.000000Z","day":"2024-02-29"})",
+                R"({"a":7,"b":8,"event_time":"2024-03-01T00:00:00.000000Z","day":"2024-03-01"})",
+                R"({"a":null,"b":null,"event_time":null,"day":null})"}));  // sorted
+  auto snap = delta::Snapshot::Load(t.fs.get(), t.root);
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  std::map<std::optional<std::string>, int64_t> rows_per_day;
+  for (const auto& f : (*snap)->files()) rows_per_day[f.partition_values.at("day")] += *f.num_records();
+  EXPECT_EQ(rows_per_day, (std::map<std::optional<std::string>, int64_t>{
+                              {std::nullopt, 1}, {"2024-02-29", 2}, {"2024-03-01", 1}}));
+  EXPECT_TRUE(std::filesystem::is_directory(t.root + "/day=2024-02-29"));
+  EXPECT_TRUE(std::filesystem::is_directory(t.root + "/day=2024-03-01"));
+  const int64_t files = DataFiles(t.root);
+  EXPECT_EQ(files, 3);
+
+  // A given value that is not the expression's: refused naming the row and the values.
+  t.ExpectRefusedUnchanged(t.Append("{\"a\":1,\"b\":2}\n{\"a\":1,\"b\":5}\n").status(),
+                           {"DELTA_VIOLATE_CONSTRAINT_WITH_VALUES: CHECK constraint Generated Column (b <=> a + 1) "
+                            "violated by row 2 with values: b : 5, a : 1",
+                            "nothing was committed"},
+                           1, files);
+  // The generated partition column too (the local date of +01:00 is not the UTC one).
+  t.ExpectRefusedUnchanged(
+      t.Append("{\"a\":1,\"event_time\":\"2024-03-01T00:15:00+01:00\",\"day\":\"2024-03-01\"}\n").status(),
+      {"CHECK constraint Generated Column (day <=> CAST(event_time AS DATE))", "day : 2024-03-01",
+       "event_time : 2024-02-29 23:15:00"},
+      1, files);
+  // A mismatch after data files were written: they are deleted again.
+  std::string big;
+  for (int i = 0; i < 30000; ++i) {
+    big += "{\"a\":" + std::to_string(i) + ",\"event_time\":\"2024-01-0" + std::to_string(1 + i % 9) +
+           "T12:00:00Z\"}\n";
+  }
+  big += "{\"a\":1,\"b\":1}\n";
+  t.ExpectRefusedUnchanged(t.Append(big).status(), {"row 30001", "b : 1, a : 1"}, 1, files);
+  // A value lithify will not compute exactly (BIGINT overflow) refuses the append too.
+  t.ExpectRefusedUnchanged(t.Append("{\"a\":9223372036854775807}\n").status(),
+                           {"generated column b (GENERATED ALWAYS AS (a + 1)): row 1", "overflows BIGINT"}, 1, files);
+
+  // Rows made by --generate get computed values, whatever the generator would put there.
+  AppendSpec generate;
+  generate.generate = GeneratorOptions{};
+  generate.generate->rows = 500;
+  generate.auto_compact.allowed = false;
+  auto g = AppendRows(t.fs.get(), t.root, generate);
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  int64_t checked = 0;
+  for (const auto& l : ScanLines(t.fs.get(), t.root)) {
+    auto row = nlohmann::json::parse(l);
+    if (row["a"].is_null()) {
+      EXPECT_TRUE(row["b"].is_null()) << l;
+    } else {
+      EXPECT_EQ(row["b"].get<int64_t>(), row["a"].get<int64_t>() + 1) << l;
+    }
+    if (row["event_time"].is_null()) {
+      EXPECT_TRUE(row["day"].is_null()) << l;
+    } else {
+      EXPECT_EQ(row["day"].get<std::string>(), row["event_time"].get<std::string>().substr(0, 10)) << l;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 504);
+}
+
+// An expression lithify does not compute keeps the append refused, naming the column
+// and the expression, with nothing written (also with --generate).
+TEST(WriteFeatures, UnsupportedGenerationExpressionRefusesTheAppend) {
   Table t;
   CreateTable(t.fs.get(), t.root,
               Struct({Field("a", Prim("long")),
-                      Field("b", Prim("long"), true, R"({"delta.generationExpression":"a + 1"})")}),
+                      Field("b", Prim("long"), true, R"({"delta.generationExpression":"a % 10"})")}),
               {});
-  t.ExpectRefusedUnchanged(t.Append("{\"a\":1,\"b\":2}\n").status(),
-                           {"DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", "generatedColumns", "column b"}, 0, 0);
+  t.ExpectRefusedUnchanged(t.Append("{\"a\":1,\"b\":1}\n").status(),
+                           {"DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", "generatedColumns",
+                            "column b GENERATED ALWAYS AS (a % 10)", "nothing was committed"},
+                           0, 0);
+  AppendSpec generate;
+  generate.generate = GeneratorOptions{};
+  generate.generate->rows = 10;
+  t.ExpectRefusedUnchanged(AppendRows(t.fs.get(), t.root, generate).status(), {"column b GENERATED ALWAYS AS"}, 0, 0);
 }
 
 // The identity column's metadata (JSON texts) at the latest version.

@@ -65,8 +65,8 @@ void CollectInvariants(const DataType& t, const std::string& prefix,
   }
 }
 
-// The value of one column of a row in ingest.h's convention, as the predicate
-// language's Value of `type`. A null struct on the way makes the column null.
+}  // namespace
+
 Result<expr::Value> ToExprValue(const parquet::Value& v, const expr::DataType& type, const std::string& name) {
   using PK = parquet::Value::Kind;
   if (v.is_null()) return expr::Value::Null(type);
@@ -113,6 +113,8 @@ Result<expr::Value> ToExprValue(const parquet::Value& v, const expr::DataType& t
       return mismatch();
   }
 }
+
+namespace {
 
 std::string ValueText(const expr::Value& v) { return v.is_null() ? "null" : expr::DisplayText(v); }
 

@@ -40,6 +40,11 @@ namespace lithify::delta {
 // and the read side's predicate binding.
 std::optional<expr::DataType> ExprTypeOf(const DataType& t);
 
+// The value of one column of a row in ingest.h's convention as the predicate language's
+// Value of `type` (a null gives a typed NULL). InvalidArgument naming column `name` when
+// the value is not of that type. Shared with the generated columns (generated_columns.h).
+Result<expr::Value> ToExprValue(const parquet::Value& v, const expr::DataType& type, const std::string& name);
+
 class RowConstraintChecker {
  public:
   // The checks of a table with this schema and configuration (every delta.constraints.*

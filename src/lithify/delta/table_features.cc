@@ -22,8 +22,8 @@ constexpr OperationVerdicts kNoDataRules{};
 constexpr OperationVerdicts kDeletesRefused{A,      R,         R,          A,       A,     A,          A};
 // Rules on values: checked, or values generated, on every appended row.
 constexpr OperationVerdicts kAppendEnforced{E,      A,         A,          A,       A,     A,          A};
-// Values lithify does not compute: generation expressions, and the DEFAULT of a column an
-// insert omits (lithify would store NULL there).
+// Values lithify does not compute: the DEFAULT of a column an insert omits (lithify would
+// store NULL there).
 constexpr OperationVerdicts kAppendRefused{R,       A,         A,          A,       A,     A,          A};
 
 // Table cells: yes / no.
@@ -37,7 +37,9 @@ constexpr TableFeature kTableFeatures[] = {
     {"invariants",               K::kWriterOnly,   1, 2,    y,   y,    y,   kAppendEnforced},
     {"checkConstraints",         K::kWriterOnly,   1, 3,    y,   y,    n,   kAppendEnforced},
     {"changeDataFeed",           K::kWriterOnly,   1, 4,    y,   y,    n,   kNoDataRules},
-    {"generatedColumns",         K::kWriterOnly,   1, 4,    y,   y,    n,   kAppendRefused},
+    // Enforced when every generation expression compiles (generated_columns.h); the gate
+    // refuses the append naming the column otherwise.
+    {"generatedColumns",         K::kWriterOnly,   1, 4,    y,   y,    n,   kAppendEnforced},
     {"columnMapping",            K::kReaderWriter, 2, 5,    y,   y,    y,   kNoDataRules},
     {"identityColumns",          K::kWriterOnly,   1, 6,    y,   y,    n,   kAppendEnforced},
     // Table-features protocols only (reader 3 / writer 7).

@@ -74,7 +74,7 @@ const OldRule kOldRules[] = {
     {"appendOnly",          {V::kAllowed, V::kRefused, V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
     {"invariants",          {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
     {"checkConstraints",    {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
-    {"generatedColumns",    {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
+    {"generatedColumns",    {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
     {"identityColumns",     {V::kEnforced, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
     {"allowColumnDefaults", {V::kRefused, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed, V::kAllowed}},
 };

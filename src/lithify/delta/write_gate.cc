@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "lithify/delta/generated_columns.h"
 #include "lithify/delta/identity.h"
 #include "lithify/delta/table_features.h"
 #include "lithify/delta/table_properties.h"
@@ -30,8 +31,7 @@ void CollectFieldUses(const DataType& t, const std::string& prefix, std::vector<
       out->push_back({"invariants", fmt::format("column {} invariant {}", path, f.metadata.at("delta.invariants"))});
     }
     if (auto g = f.metadata.find("delta.generationExpression"); g != f.metadata.end()) {
-      out->push_back({"generatedColumns",
-                      fmt::format("column {} GENERATED ALWAYS AS ({})", path, MetadataText(g->second))});
+      out->push_back({"generatedColumns", fmt::format("column {} GENERATED ALWAYS AS ({})", path, GenerationExpression(f))});
     }
     if (IsIdentityField(f)) {
       out->push_back({"identityColumns", fmt::format("column {} is an identity column (delta.identity.*)", path)});
@@ -50,12 +50,10 @@ Status Refusal(const FeatureUse& use, WriteOperation op) {
         "delta.appendOnly=true): a {} would remove rows; set delta.appendOnly=false to permit it",
         WriteOperationName(op));
   }
-  std::string_view what =
-      use.feature == "generatedColumns" ? "compute or verify generation expressions" : "fill column defaults";
   return Status::NotSupported(
-      "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature {} ({}): lithify does not {}, so it refuses the {} "
-      "rather than commit values the feature does not guarantee",
-      use.feature, use.detail, what, WriteOperationName(op));
+      "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature {} ({}): lithify does not fill column defaults, so it "
+      "refuses the {} rather than commit values the feature does not guarantee",
+      use.feature, use.detail, WriteOperationName(op));
 }
 
 }  // namespace
@@ -101,8 +99,17 @@ std::vector<FeatureUse> FeaturesInUse(const StructType& schema, const std::map<s
 
 Status CheckWriteOperation(const StructType& schema, const std::map<std::string, std::string>& config,
                            WriteOperation op) {
+  bool generated_checked = false;
   for (const FeatureUse& use : FeaturesInUse(schema, config)) {
-    if (VerdictFor(use.feature, op) == V::kRefused) return Refusal(use, op);
+    const V verdict = VerdictFor(use.feature, op);
+    if (verdict == V::kRefused) return Refusal(use, op);
+    // Enforced only where lithify computes every generation expression of the table:
+    // otherwise the append is refused naming the first column it cannot compute.
+    if (verdict == V::kEnforced && use.feature == "generatedColumns" && !generated_checked) {
+      generated_checked = true;
+      auto generated = GeneratedColumns::Make(schema);
+      if (!generated.ok()) return generated.status();
+    }
   }
   return Status::OK();
 }

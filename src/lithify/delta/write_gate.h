@@ -12,9 +12,13 @@
 //   appendOnly             allowed     refused                      allowed  allowed allowed    allowed
 //   invariants             enforced    allowed                      allowed  allowed allowed    allowed
 //   checkConstraints       enforced    allowed                      allowed  allowed allowed    allowed
-//   generatedColumns       refused     allowed                      allowed  allowed allowed    allowed
+//   generatedColumns       enforced*   allowed                      allowed  allowed allowed    allowed
 //   identityColumns        enforced    allowed                      allowed  allowed allowed    allowed
 //   allowColumnDefaults    refused     allowed                      allowed  allowed allowed    allowed
+//
+//   * enforced when lithify computes every generation expression of the table
+//     (generated_columns.h, expr/scalar.h; TIMESTAMPs turned into dates, hours or text
+//     in UTC), refused naming the first column whose expression it cannot compute.
 //
 // Why: a delete, OPTIMIZE / REORG / clustering rewrite, checkpoint or VACUUM creates no
 // new values (a copy-on-write delete and a rewrite copy surviving rows unchanged), so
@@ -22,9 +26,12 @@
 // append-only table forbids. An append creates values: constraints and invariants are
 // evaluated on every new row (row_constraints.h; an expression lithify cannot evaluate
 // exactly refuses the append) and identity values are generated with the new high-water
-// mark in the same commit (identity.h), while generation expressions are not computed by
-// lithify, so that append is refused naming the column; nor are column DEFAULTs (lithify
-// would store NULL where a Delta writer stores the default). Alter only
+// mark in the same commit (identity.h), and generation expressions are computed for rows
+// that omit the column and checked (col <=> expr) on rows that give it
+// (generated_columns.h) -- an expression lithify cannot compute exactly refuses the
+// append naming the column; column DEFAULTs are not filled
+// (lithify would store NULL where a Delta writer stores the default), so such an append
+// is refused. Alter only
 // changes table properties here; adding a CHECK constraint is refused by the property
 // validation (ddl.h), since lithify does not validate existing rows against it. NOT NULL
 // columns are not a feature: every append enforces them (ingest and the row builder).
@@ -72,10 +79,13 @@ std::vector<FeatureUse> FeaturesInUse(const StructType& schema, const std::map<s
 // OK when every feature in use allows `op` or is enforced by it; else the refusal for
 // the first feature that refuses it, naming the feature and what uses it:
 //  - appendOnly on a delete: InvalidArgument "DELTA_CANNOT_MODIFY_APPEND_ONLY: ...";
-//  - generatedColumns (or allowColumnDefaults) on an append: NotSupported
-//    "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature generatedColumns (column g =
-//    ...): lithify does not compute ..., so it refuses the append rather than commit
-//    unchecked values".
+//  - generatedColumns on an append whose generation expressions lithify cannot all
+//    compute: NotSupported "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature
+//    generatedColumns (column g GENERATED ALWAYS AS (...)): lithify cannot compute this
+//    generation expression (REASON), so it refuses the append ..." (GeneratedColumns::Make);
+//  - allowColumnDefaults on an append: NotSupported "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE:
+//    table feature allowColumnDefaults (column c DEFAULT ...): lithify does not fill column
+//    defaults, so it refuses the append ...".
 Status CheckWriteOperation(const StructType& schema, const std::map<std::string, std::string>& config,
                            WriteOperation op);
 Status CheckWriteOperation(const Snapshot& snapshot, WriteOperation op);

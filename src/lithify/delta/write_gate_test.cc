@@ -33,12 +33,10 @@ TEST(WriteGate, VerdictTable) {
   EXPECT_EQ(VerdictFor("appendOnly", Op::kDeleteDv), V::kRefused);
   EXPECT_EQ(VerdictFor("appendOnly", Op::kDeleteCopyOnWrite), V::kRefused);
   EXPECT_EQ(VerdictFor("appendOnly", Op::kRewrite), V::kAllowed);
-  for (const char* f : {"checkConstraints", "invariants", "identityColumns"}) {
+  for (const char* f : {"checkConstraints", "invariants", "identityColumns", "generatedColumns"}) {
     EXPECT_EQ(VerdictFor(f, Op::kAppend), V::kEnforced) << f;
   }
-  for (const char* f : {"generatedColumns", "allowColumnDefaults"}) {
-    EXPECT_EQ(VerdictFor(f, Op::kAppend), V::kRefused) << f;
-  }
+  EXPECT_EQ(VerdictFor("allowColumnDefaults", Op::kAppend), V::kRefused);
   // Operations that create no values stay allowed under every data feature.
   for (const char* f : {"checkConstraints", "invariants", "generatedColumns", "identityColumns"}) {
     for (Op op : {Op::kDeleteDv, Op::kDeleteCopyOnWrite, Op::kRewrite, Op::kAlter, Op::kCheckpoint, Op::kVacuum}) {
@@ -73,10 +71,24 @@ TEST(WriteGate, RefusalsNameTheFeature) {
   EXPECT_TRUE(CheckWriteOperation(ident, {}, WriteOperation::kAppend).ok());
   EXPECT_TRUE(CheckWriteOperation(ident, {}, WriteOperation::kDeleteDv).ok());
   EXPECT_TRUE(CheckWriteOperation(ident, {}, WriteOperation::kRewrite).ok());
+  // A generation expression lithify computes is enforced; one it cannot refuses the
+  // append naming the column and the expression.
   StructType gen = Schema(Struct({Field("a", Prim("long")),
                                   Field("b", Prim("long"), true, R"({"delta.generationExpression":"a + 1"})")}));
-  ExpectError(CheckWriteOperation(gen, {}, WriteOperation::kAppend), StatusCode::kNotSupported,
-              {"generatedColumns", "column b GENERATED ALWAYS AS (a + 1)"});
+  EXPECT_TRUE(CheckWriteOperation(gen, {}, WriteOperation::kAppend).ok());
+  StructType unsupported =
+      Schema(Struct({Field("a", Prim("long")),
+                     Field("b", Prim("long"), true, R"({"delta.generationExpression":"a + 1"})"),
+                     Field("c", Prim("long"), true, R"({"delta.generationExpression":"a % 2"})")}));
+  ExpectError(CheckWriteOperation(unsupported, {}, WriteOperation::kAppend), StatusCode::kNotSupported,
+              {"DELTA_UNSUPPORTED_FEATURES_FOR_WRITE: table feature generatedColumns (column c GENERATED ALWAYS AS "
+               "(a % 2))",
+               "'%' is not supported"});
+  EXPECT_TRUE(CheckWriteOperation(unsupported, {}, WriteOperation::kDeleteDv).ok());
+  EXPECT_TRUE(CheckWriteOperation(unsupported, {}, WriteOperation::kRewrite).ok());
+  StructType defaults = Schema(Struct({Field("a", Prim("long"), true, R"({"CURRENT_DEFAULT":"1"})")}));
+  ExpectError(CheckWriteOperation(defaults, {}, WriteOperation::kAppend), StatusCode::kNotSupported,
+              {"allowColumnDefaults", "column a DEFAULT 1", "does not fill column defaults"});
   StructType plain = Schema(Struct({Field("a", Prim("long"))}));
   ExpectError(CheckWriteOperation(plain, {{"delta.appendOnly", "true"}}, WriteOperation::kDeleteCopyOnWrite),
               StatusCode::kInvalidArgument, {"DELTA_CANNOT_MODIFY_APPEND_ONLY", "append-only"});
