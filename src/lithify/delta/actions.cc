@@ -424,31 +424,51 @@ Result<std::string> RelativizeAbsolute(std::string_view table_root, std::string_
   return decoded.substr(root.size() + 1);
 }
 
+// The segments of a '/'-separated path without empty and "." segments. A ".." segment
+// removes the one before it when `resolve_dotdot` (nothing above the first), else the
+// path is refused: false.
+bool PathSegments(std::string_view path, bool resolve_dotdot, std::vector<std::string_view>* out) {
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t end = path.find('/', pos);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view seg = path.substr(pos, end - pos);
+    if (seg == "..") {
+      if (!resolve_dotdot) return false;
+      if (!out->empty()) out->pop_back();
+    } else if (!seg.empty() && seg != ".") {
+      out->push_back(seg);
+    }
+    pos = end + 1;
+  }
+  return true;
+}
+
+// "a/b/c" of {"a", "b", "c"}.
+std::string JoinSegments(const std::vector<std::string_view>& segs) {
+  std::string out;
+  for (std::string_view seg : segs) {
+    if (!out.empty()) out.push_back('/');
+    out.append(seg);
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<std::string> RelativizeDataPath(std::string_view table_root, std::string_view uri_path) {
   std::string rel;
-  if (io::HasScheme(uri_path) || (!uri_path.empty() && uri_path[0] == '/')) {
+  if (IsAbsoluteActionPath(uri_path)) {
     LITHIFY_ASSIGN_OR_RETURN(rel, RelativizeAbsolute(table_root, uri_path));
   } else {
     LITHIFY_ASSIGN_OR_RETURN(rel, DecodeActionPath(uri_path));
   }
   // Normalize "a/./b" and reject any ".." segment: a relative path must stay inside.
-  std::string norm;
-  size_t pos = 0;
-  while (pos <= rel.size()) {
-    size_t end = rel.find('/', pos);
-    if (end == std::string::npos) end = rel.size();
-    std::string_view seg(rel.data() + pos, end - pos);
-    if (seg == "..") {
-      return Status::Corruption("path '{}' escapes the table root", uri_path);
-    }
-    if (!seg.empty() && seg != ".") {
-      if (!norm.empty()) norm.push_back('/');
-      norm.append(seg);
-    }
-    pos = end + 1;
+  std::vector<std::string_view> segs;
+  if (!PathSegments(rel, /*resolve_dotdot=*/false, &segs)) {
+    return Status::Corruption("path '{}' escapes the table root", uri_path);
   }
+  const std::string norm = JoinSegments(segs);
   if (norm.empty()) return Status::Corruption("path '{}' names no file", uri_path);
   return norm;
 }
@@ -487,18 +507,7 @@ std::string OutsideRootKey(std::string_view root, std::string_view uri) {
     full.erase(0, slash);
   }
   std::vector<std::string_view> segs;
-  size_t pos = 0;
-  while (pos <= full.size()) {
-    size_t end = full.find('/', pos);
-    if (end == std::string::npos) end = full.size();
-    std::string_view seg(full.data() + pos, end - pos);
-    if (seg == "..") {
-      if (!segs.empty()) segs.pop_back();
-    } else if (!seg.empty() && seg != ".") {
-      segs.push_back(seg);
-    }
-    pos = end + 1;
-  }
+  PathSegments(full, /*resolve_dotdot=*/true, &segs);
   std::string key = prefix;
   for (std::string_view seg : segs) {
     key.push_back('/');
