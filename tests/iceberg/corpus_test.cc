@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "test_util.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::iceberg {
 namespace {

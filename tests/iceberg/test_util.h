@@ -11,6 +11,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/iceberg/reader.h"
 #include "lithify/parquet/rows_json.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::iceberg::testing {
 

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "lithify/commands/describe.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::commands {
 namespace {

@@ -18,6 +18,7 @@
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
 #include "lithify/parquet/schema_builder.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::commands {
 namespace {

@@ -30,6 +30,7 @@
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rewrite.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::commands {
 namespace {

@@ -15,6 +15,7 @@
 #include "lithify/commands/scan.h"
 #include "lithify/delta/transaction.h"
 #include "lithify/io/filesystem.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::commands::testing {
 

@@ -15,6 +15,7 @@
 #include "lithify/delta/log_segment.h"
 #include "lithify/delta/test_util.h"
 #include "lithify/parquet/file_reader.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::delta {
 namespace {

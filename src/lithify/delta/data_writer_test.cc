@@ -17,6 +17,7 @@
 #include "lithify/parquet/file_reader.h"
 #include "lithify/parquet/rows_json.h"
 #include "lithify/delta/test_util.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::delta {
 namespace {

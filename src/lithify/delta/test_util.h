@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include "lithify_test_paths.h"
 
 namespace lithify::delta::testing {
 

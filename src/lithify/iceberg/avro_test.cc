@@ -9,6 +9,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/iceberg/avro.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::iceberg::avro {
 namespace {

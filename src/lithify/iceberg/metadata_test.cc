@@ -10,6 +10,7 @@
 #include "lithify/base/temp_dir.h"
 #include "lithify/iceberg/location.h"
 #include "lithify/iceberg/metadata.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::iceberg {
 namespace {

@@ -16,6 +16,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/parquet/compression.h"
 #include "lithify/parquet/metadata.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::parquet::testing_util {
 

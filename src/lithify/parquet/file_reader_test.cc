@@ -18,11 +18,12 @@
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/encoding.h"
 #include "lithify/parquet/metadata.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::parquet {
 namespace {
 
-const std::string kCorpus = LITHIFY_SOURCE_DIR "/../shared/corpus";
+const std::string kCorpus = std::string(LITHIFY_SOURCE_DIR) + "/../shared/corpus";
 const std::string kData = kCorpus + "/parquet-testing/data/";
 
 io::FileSystem* Fs() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lithify/parquet/thrift_compact.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::parquet {
 namespace {

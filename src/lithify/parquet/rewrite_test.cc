@@ -19,6 +19,7 @@
 #include "lithify/parquet/file_writer.h"
 #include "lithify/parquet/row_builder.h"
 #include "lithify/parquet/schema_builder.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::parquet {
 namespace {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "lithify/io/filesystem.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::server {
 namespace {

@@ -21,6 +21,7 @@
 #include "lithify/io/http/http.h"
 #include "lithify/io/s3/s3_filesystem.h"
 #include "lithify/io/s3/sigv4.h"
+#include "lithify_test_paths.h"
 
 namespace lithify::io::s3 {
 namespace {
