@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/action_fields.h"
 #include "lithify/delta/json_util.h"
 #include "lithify/io/uri.h"
 
@@ -13,20 +14,22 @@ using json::Json;
 
 namespace {
 
+using namespace action_fields;  // NOLINT: the field tables' names
 using StringMap = std::map<std::string, std::string>;
 using PartitionMap = std::map<std::string, std::optional<std::string>>;
 
 // ---- parsing ---------------------------------------------------------------------
 
-Result<std::optional<DeletionVectorDescriptor>> ParseDv(const Json& o) {
-  const Json* f = json::Field(o, "deletionVector");
+// `field`: the action's deletionVector field (add's and remove's have the same name).
+Result<std::optional<DeletionVectorDescriptor>> ParseDv(const Json& o, std::string_view field) {
+  const Json* f = json::Field(o, field);
   if (f == nullptr) return std::optional<DeletionVectorDescriptor>();
-  LITHIFY_ASSIGN_OR_RETURN(std::string st, json::ReqString(*f, "storageType"));
-  LITHIFY_ASSIGN_OR_RETURN(std::string location, json::ReqString(*f, "pathOrInlineDv"));
-  LITHIFY_ASSIGN_OR_RETURN(auto offset, json::OptInt(*f, "offset"));
-  LITHIFY_ASSIGN_OR_RETURN(int64_t size, json::ReqInt(*f, "sizeInBytes"));
-  LITHIFY_ASSIGN_OR_RETURN(int64_t cardinality, json::ReqInt(*f, "cardinality"));
-  LITHIFY_ASSIGN_OR_RETURN(auto max_row_index, json::OptInt(*f, "maxRowIndex"));
+  LITHIFY_ASSIGN_OR_RETURN(std::string st, json::ReqString(*f, Name(kDvStorageType)));
+  LITHIFY_ASSIGN_OR_RETURN(std::string location, json::ReqString(*f, Name(kDvPathOrInlineDv)));
+  LITHIFY_ASSIGN_OR_RETURN(auto offset, json::OptInt(*f, Name(kDvOffset)));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t size, json::ReqInt(*f, Name(kDvSizeInBytes)));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t cardinality, json::ReqInt(*f, Name(kDvCardinality)));
+  LITHIFY_ASSIGN_OR_RETURN(auto max_row_index, json::OptInt(*f, Name(kDvMaxRowIndex)));
   LITHIFY_ASSIGN_OR_RETURN(DeletionVectorDescriptor dv,
                            MakeDescriptor(st, std::move(location), offset, size, cardinality,
                                           max_row_index));
@@ -44,40 +47,40 @@ Result<std::optional<std::string>> ParseStatsParsed(const Json& o) {
 
 Result<AddFile> ParseAdd(const Json& o) {
   AddFile a;
-  LITHIFY_ASSIGN_OR_RETURN(a.path, json::ReqString(o, "path"));
-  LITHIFY_ASSIGN_OR_RETURN(a.partition_values, json::OptStringMap(o, "partitionValues"));
-  LITHIFY_ASSIGN_OR_RETURN(a.size, json::ReqInt(o, "size"));
-  LITHIFY_ASSIGN_OR_RETURN(auto mtime, json::OptInt(o, "modificationTime"));
+  LITHIFY_ASSIGN_OR_RETURN(a.path, json::ReqString(o, Name(kAddPath)));
+  LITHIFY_ASSIGN_OR_RETURN(a.partition_values, json::OptStringMap(o, Name(kAddPartitionValues)));
+  LITHIFY_ASSIGN_OR_RETURN(a.size, json::ReqInt(o, Name(kAddSize)));
+  LITHIFY_ASSIGN_OR_RETURN(auto mtime, json::OptInt(o, Name(kAddModificationTime)));
   a.modification_time = mtime.value_or(0);
-  LITHIFY_ASSIGN_OR_RETURN(auto dc, json::OptBool(o, "dataChange"));
+  LITHIFY_ASSIGN_OR_RETURN(auto dc, json::OptBool(o, Name(kAddDataChange)));
   a.data_change = dc.value_or(true);
-  LITHIFY_ASSIGN_OR_RETURN(a.stats, json::OptString(o, "stats"));
+  LITHIFY_ASSIGN_OR_RETURN(a.stats, json::OptString(o, Name(kAddStats)));
   LITHIFY_ASSIGN_OR_RETURN(a.stats_parsed, ParseStatsParsed(o));
-  LITHIFY_ASSIGN_OR_RETURN(a.tags, json::OptStringMapNoNulls(o, "tags"));
-  LITHIFY_ASSIGN_OR_RETURN(a.deletion_vector, ParseDv(o));
-  LITHIFY_ASSIGN_OR_RETURN(a.base_row_id, json::OptInt(o, "baseRowId"));
-  LITHIFY_ASSIGN_OR_RETURN(a.default_row_commit_version, json::OptInt(o, "defaultRowCommitVersion"));
-  LITHIFY_ASSIGN_OR_RETURN(a.clustering_provider, json::OptString(o, "clusteringProvider"));
+  LITHIFY_ASSIGN_OR_RETURN(a.tags, json::OptStringMapNoNulls(o, Name(kAddTags)));
+  LITHIFY_ASSIGN_OR_RETURN(a.deletion_vector, ParseDv(o, Name(kAddDeletionVector)));
+  LITHIFY_ASSIGN_OR_RETURN(a.base_row_id, json::OptInt(o, Name(kAddBaseRowId)));
+  LITHIFY_ASSIGN_OR_RETURN(a.default_row_commit_version, json::OptInt(o, Name(kAddDefaultRowCommitVersion)));
+  LITHIFY_ASSIGN_OR_RETURN(a.clustering_provider, json::OptString(o, Name(kAddClusteringProvider)));
   if (a.size < 0) return Status::Corruption("add.size {} is negative", a.size);
   return a;
 }
 
 Result<RemoveFile> ParseRemove(const Json& o) {
   RemoveFile r;
-  LITHIFY_ASSIGN_OR_RETURN(r.path, json::ReqString(o, "path"));
-  LITHIFY_ASSIGN_OR_RETURN(r.deletion_timestamp, json::OptInt(o, "deletionTimestamp"));
-  LITHIFY_ASSIGN_OR_RETURN(auto dc, json::OptBool(o, "dataChange"));
+  LITHIFY_ASSIGN_OR_RETURN(r.path, json::ReqString(o, Name(kRemovePath)));
+  LITHIFY_ASSIGN_OR_RETURN(r.deletion_timestamp, json::OptInt(o, Name(kRemoveDeletionTimestamp)));
+  LITHIFY_ASSIGN_OR_RETURN(auto dc, json::OptBool(o, Name(kRemoveDataChange)));
   r.data_change = dc.value_or(true);
-  LITHIFY_ASSIGN_OR_RETURN(r.extended_file_metadata, json::OptBool(o, "extendedFileMetadata"));
-  if (json::Field(o, "partitionValues") != nullptr) {
-    LITHIFY_ASSIGN_OR_RETURN(r.partition_values, json::OptStringMap(o, "partitionValues"));
+  LITHIFY_ASSIGN_OR_RETURN(r.extended_file_metadata, json::OptBool(o, Name(kRemoveExtendedFileMetadata)));
+  if (json::Field(o, Name(kRemovePartitionValues)) != nullptr) {
+    LITHIFY_ASSIGN_OR_RETURN(r.partition_values, json::OptStringMap(o, Name(kRemovePartitionValues)));
   }
-  LITHIFY_ASSIGN_OR_RETURN(r.size, json::OptInt(o, "size"));
-  LITHIFY_ASSIGN_OR_RETURN(r.stats, json::OptString(o, "stats"));
-  LITHIFY_ASSIGN_OR_RETURN(r.tags, json::OptStringMapNoNulls(o, "tags"));
-  LITHIFY_ASSIGN_OR_RETURN(r.deletion_vector, ParseDv(o));
-  LITHIFY_ASSIGN_OR_RETURN(r.base_row_id, json::OptInt(o, "baseRowId"));
-  LITHIFY_ASSIGN_OR_RETURN(r.default_row_commit_version, json::OptInt(o, "defaultRowCommitVersion"));
+  LITHIFY_ASSIGN_OR_RETURN(r.size, json::OptInt(o, Name(kRemoveSize)));
+  LITHIFY_ASSIGN_OR_RETURN(r.stats, json::OptString(o, Name(kRemoveStats)));
+  LITHIFY_ASSIGN_OR_RETURN(r.tags, json::OptStringMapNoNulls(o, Name(kRemoveTags)));
+  LITHIFY_ASSIGN_OR_RETURN(r.deletion_vector, ParseDv(o, Name(kRemoveDeletionVector)));
+  LITHIFY_ASSIGN_OR_RETURN(r.base_row_id, json::OptInt(o, Name(kRemoveBaseRowId)));
+  LITHIFY_ASSIGN_OR_RETURN(r.default_row_commit_version, json::OptInt(o, Name(kRemoveDefaultRowCommitVersion)));
   return r;
 }
 
@@ -101,42 +104,42 @@ Result<int32_t> ReqInt32(const Json& o, std::string_view field) {
 
 Result<Protocol> ParseProtocol(const Json& o) {
   Protocol p;
-  LITHIFY_ASSIGN_OR_RETURN(p.min_reader_version, ReqInt32(o, "minReaderVersion"));
-  LITHIFY_ASSIGN_OR_RETURN(p.min_writer_version, ReqInt32(o, "minWriterVersion"));
-  if (json::Field(o, "readerFeatures") != nullptr) {
-    LITHIFY_ASSIGN_OR_RETURN(p.reader_features, json::OptStringArray(o, "readerFeatures"));
+  LITHIFY_ASSIGN_OR_RETURN(p.min_reader_version, ReqInt32(o, Name(kProtocolMinReaderVersion)));
+  LITHIFY_ASSIGN_OR_RETURN(p.min_writer_version, ReqInt32(o, Name(kProtocolMinWriterVersion)));
+  if (json::Field(o, Name(kProtocolReaderFeatures)) != nullptr) {
+    LITHIFY_ASSIGN_OR_RETURN(p.reader_features, json::OptStringArray(o, Name(kProtocolReaderFeatures)));
   }
-  if (json::Field(o, "writerFeatures") != nullptr) {
-    LITHIFY_ASSIGN_OR_RETURN(p.writer_features, json::OptStringArray(o, "writerFeatures"));
+  if (json::Field(o, Name(kProtocolWriterFeatures)) != nullptr) {
+    LITHIFY_ASSIGN_OR_RETURN(p.writer_features, json::OptStringArray(o, Name(kProtocolWriterFeatures)));
   }
   return p;
 }
 
 Result<Metadata> ParseMetadata(const Json& o) {
   Metadata m;
-  LITHIFY_ASSIGN_OR_RETURN(m.id, json::ReqString(o, "id"));
-  LITHIFY_ASSIGN_OR_RETURN(m.name, json::OptString(o, "name"));
-  LITHIFY_ASSIGN_OR_RETURN(m.description, json::OptString(o, "description"));
-  if (const Json* f = json::Field(o, "format")) {
-    LITHIFY_ASSIGN_OR_RETURN(auto provider, json::OptString(*f, "provider"));
+  LITHIFY_ASSIGN_OR_RETURN(m.id, json::ReqString(o, Name(kMetadataId)));
+  LITHIFY_ASSIGN_OR_RETURN(m.name, json::OptString(o, Name(kMetadataName)));
+  LITHIFY_ASSIGN_OR_RETURN(m.description, json::OptString(o, Name(kMetadataDescription)));
+  if (const Json* f = json::Field(o, Name(kMetadataFormat))) {
+    LITHIFY_ASSIGN_OR_RETURN(auto provider, json::OptString(*f, Name(kFormatProvider)));
     if (provider) m.format.provider = *provider;
-    LITHIFY_ASSIGN_OR_RETURN(m.format.options, json::OptStringMapNoNulls(*f, "options"));
+    LITHIFY_ASSIGN_OR_RETURN(m.format.options, json::OptStringMapNoNulls(*f, Name(kFormatOptions)));
   }
   // Some writers (Delta Live Tables) commit a first metaData without schemaString and
   // replace it later; only the winning metaData must have one (checked by Snapshot).
-  LITHIFY_ASSIGN_OR_RETURN(auto schema, json::OptString(o, "schemaString"));
+  LITHIFY_ASSIGN_OR_RETURN(auto schema, json::OptString(o, Name(kMetadataSchemaString)));
   m.schema_string = schema.value_or("");
-  LITHIFY_ASSIGN_OR_RETURN(m.partition_columns, json::OptStringArray(o, "partitionColumns"));
-  LITHIFY_ASSIGN_OR_RETURN(m.created_time, json::OptInt(o, "createdTime"));
-  LITHIFY_ASSIGN_OR_RETURN(m.configuration, json::OptStringMapNoNulls(o, "configuration"));
+  LITHIFY_ASSIGN_OR_RETURN(m.partition_columns, json::OptStringArray(o, Name(kMetadataPartitionColumns)));
+  LITHIFY_ASSIGN_OR_RETURN(m.created_time, json::OptInt(o, Name(kMetadataCreatedTime)));
+  LITHIFY_ASSIGN_OR_RETURN(m.configuration, json::OptStringMapNoNulls(o, Name(kMetadataConfiguration)));
   return m;
 }
 
 Result<Txn> ParseTxn(const Json& o) {
   Txn t;
-  LITHIFY_ASSIGN_OR_RETURN(t.app_id, json::ReqString(o, "appId"));
-  LITHIFY_ASSIGN_OR_RETURN(t.version, json::ReqInt(o, "version"));
-  LITHIFY_ASSIGN_OR_RETURN(t.last_updated, json::OptInt(o, "lastUpdated"));
+  LITHIFY_ASSIGN_OR_RETURN(t.app_id, json::ReqString(o, Name(kTxnAppId)));
+  LITHIFY_ASSIGN_OR_RETURN(t.version, json::ReqInt(o, Name(kTxnVersion)));
+  LITHIFY_ASSIGN_OR_RETURN(t.last_updated, json::OptInt(o, Name(kTxnLastUpdated)));
   return t;
 }
 
@@ -155,28 +158,28 @@ Result<CommitInfo> ParseCommitInfo(const Json& o) {
 
 Result<DomainMetadata> ParseDomainMetadata(const Json& o) {
   DomainMetadata d;
-  LITHIFY_ASSIGN_OR_RETURN(d.domain, json::ReqString(o, "domain"));
-  LITHIFY_ASSIGN_OR_RETURN(auto conf, json::OptString(o, "configuration"));
+  LITHIFY_ASSIGN_OR_RETURN(d.domain, json::ReqString(o, Name(kDomainDomain)));
+  LITHIFY_ASSIGN_OR_RETURN(auto conf, json::OptString(o, Name(kDomainConfiguration)));
   d.configuration = conf.value_or("");
-  LITHIFY_ASSIGN_OR_RETURN(auto removed, json::OptBool(o, "removed"));
+  LITHIFY_ASSIGN_OR_RETURN(auto removed, json::OptBool(o, Name(kDomainRemoved)));
   d.removed = removed.value_or(false);
   return d;
 }
 
 Result<CheckpointMetadata> ParseCheckpointMetadata(const Json& o) {
   CheckpointMetadata c;
-  LITHIFY_ASSIGN_OR_RETURN(c.version, json::ReqInt(o, "version"));
-  LITHIFY_ASSIGN_OR_RETURN(c.tags, json::OptStringMapNoNulls(o, "tags"));
+  LITHIFY_ASSIGN_OR_RETURN(c.version, json::ReqInt(o, Name(kCheckpointMetadataVersion)));
+  LITHIFY_ASSIGN_OR_RETURN(c.tags, json::OptStringMapNoNulls(o, Name(kCheckpointMetadataTags)));
   return c;
 }
 
 Result<Sidecar> ParseSidecar(const Json& o) {
   Sidecar s;
-  LITHIFY_ASSIGN_OR_RETURN(s.path, json::ReqString(o, "path"));
-  LITHIFY_ASSIGN_OR_RETURN(s.size_in_bytes, json::ReqInt(o, "sizeInBytes"));
-  LITHIFY_ASSIGN_OR_RETURN(auto mtime, json::OptInt(o, "modificationTime"));
+  LITHIFY_ASSIGN_OR_RETURN(s.path, json::ReqString(o, Name(kSidecarPath)));
+  LITHIFY_ASSIGN_OR_RETURN(s.size_in_bytes, json::ReqInt(o, Name(kSidecarSizeInBytes)));
+  LITHIFY_ASSIGN_OR_RETURN(auto mtime, json::OptInt(o, Name(kSidecarModificationTime)));
   s.modification_time = mtime.value_or(0);
-  LITHIFY_ASSIGN_OR_RETURN(s.tags, json::OptStringMapNoNulls(o, "tags"));
+  LITHIFY_ASSIGN_OR_RETURN(s.tags, json::OptStringMapNoNulls(o, Name(kSidecarTags)));
   return s;
 }
 
@@ -196,15 +199,15 @@ Result<std::optional<Action>> ParseActionObject(const Json& o) {
     if (it->is_null()) continue;
     const std::string& k = it.key();
     const Json& b = it.value();
-    if (k == "add") return Wrap<AddFile>(b, k, ParseAdd);
-    if (k == "remove") return Wrap<RemoveFile>(b, k, ParseRemove);
-    if (k == "metaData") return Wrap<Metadata>(b, k, ParseMetadata);
-    if (k == "protocol") return Wrap<Protocol>(b, k, ParseProtocol);
-    if (k == "txn") return Wrap<Txn>(b, k, ParseTxn);
+    if (k == kAddAction) return Wrap<AddFile>(b, k, ParseAdd);
+    if (k == kRemoveAction) return Wrap<RemoveFile>(b, k, ParseRemove);
+    if (k == kMetadataAction) return Wrap<Metadata>(b, k, ParseMetadata);
+    if (k == kProtocolAction) return Wrap<Protocol>(b, k, ParseProtocol);
+    if (k == kTxnAction) return Wrap<Txn>(b, k, ParseTxn);
     if (k == "commitInfo") return Wrap<CommitInfo>(b, k, ParseCommitInfo);
-    if (k == "domainMetadata") return Wrap<DomainMetadata>(b, k, ParseDomainMetadata);
-    if (k == "checkpointMetadata") return Wrap<CheckpointMetadata>(b, k, ParseCheckpointMetadata);
-    if (k == "sidecar") return Wrap<Sidecar>(b, k, ParseSidecar);
+    if (k == kDomainMetadataAction) return Wrap<DomainMetadata>(b, k, ParseDomainMetadata);
+    if (k == kCheckpointMetadataAction) return Wrap<CheckpointMetadata>(b, k, ParseCheckpointMetadata);
+    if (k == kSidecarAction) return Wrap<Sidecar>(b, k, ParseSidecar);
     if (k == "cdc") return Wrap<AddCdcFile>(b, k, ParseCdc);
   }
   return std::optional<Action>();
@@ -224,86 +227,89 @@ Json PartitionJson(const PartitionMap& m) {
   return j;
 }
 
-Json DvJson(const DeletionVectorDescriptor& dv) {
-  Json j = Json::object();
-  j["storageType"] = std::string(1, dv.storage_type);
-  j["pathOrInlineDv"] = dv.path_or_inline_dv;
-  if (dv.offset) j["offset"] = *dv.offset;
-  j["sizeInBytes"] = dv.size_in_bytes;
-  j["cardinality"] = dv.cardinality;
-  if (dv.max_row_index) j["maxRowIndex"] = *dv.max_row_index;
-  return j;
+template <typename T>
+void PutOpt(Json& j, std::string_view key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
 }
 
-template <typename T>
-void PutOpt(Json& j, const char* key, const std::optional<T>& v) {
-  if (v) j[key] = *v;
+Json DvJson(const DeletionVectorDescriptor& dv) {
+  Json j = Json::object();
+  j[Name(kDvStorageType)] = std::string(1, dv.storage_type);
+  j[Name(kDvPathOrInlineDv)] = dv.path_or_inline_dv;
+  PutOpt(j, Name(kDvOffset), dv.offset);
+  j[Name(kDvSizeInBytes)] = dv.size_in_bytes;
+  j[Name(kDvCardinality)] = dv.cardinality;
+  PutOpt(j, Name(kDvMaxRowIndex), dv.max_row_index);
+  return j;
 }
 
 Json ToJson(const AddFile& a) {
   Json j = Json::object();
-  j["path"] = a.path;
-  j["partitionValues"] = PartitionJson(a.partition_values);
-  j["size"] = a.size;
-  j["modificationTime"] = a.modification_time;
-  j["dataChange"] = a.data_change;
-  PutOpt(j, "stats", a.stats);
+  j[Name(kAddPath)] = a.path;
+  j[Name(kAddPartitionValues)] = PartitionJson(a.partition_values);
+  j[Name(kAddSize)] = a.size;
+  j[Name(kAddModificationTime)] = a.modification_time;
+  j[Name(kAddDataChange)] = a.data_change;
+  PutOpt(j, Name(kAddStats), a.stats);
   if (a.stats_parsed) {
     auto parsed = json::Parse(*a.stats_parsed);
     if (parsed.ok()) j["stats_parsed"] = std::move(parsed).value();
   }
-  if (!a.tags.empty()) j["tags"] = MapJson(a.tags);
-  if (a.deletion_vector) j["deletionVector"] = DvJson(*a.deletion_vector);
-  PutOpt(j, "baseRowId", a.base_row_id);
-  PutOpt(j, "defaultRowCommitVersion", a.default_row_commit_version);
-  PutOpt(j, "clusteringProvider", a.clustering_provider);
-  return Json{{"add", j}};
+  if (!a.tags.empty()) j[Name(kAddTags)] = MapJson(a.tags);
+  if (a.deletion_vector) j[Name(kAddDeletionVector)] = DvJson(*a.deletion_vector);
+  PutOpt(j, Name(kAddBaseRowId), a.base_row_id);
+  PutOpt(j, Name(kAddDefaultRowCommitVersion), a.default_row_commit_version);
+  PutOpt(j, Name(kAddClusteringProvider), a.clustering_provider);
+  return Json{{kAddAction, j}};
 }
 
 Json ToJson(const RemoveFile& r) {
   Json j = Json::object();
-  j["path"] = r.path;
-  PutOpt(j, "deletionTimestamp", r.deletion_timestamp);
-  j["dataChange"] = r.data_change;
-  PutOpt(j, "extendedFileMetadata", r.extended_file_metadata);
-  if (r.partition_values) j["partitionValues"] = PartitionJson(*r.partition_values);
-  PutOpt(j, "size", r.size);
-  PutOpt(j, "stats", r.stats);
-  if (!r.tags.empty()) j["tags"] = MapJson(r.tags);
-  if (r.deletion_vector) j["deletionVector"] = DvJson(*r.deletion_vector);
-  PutOpt(j, "baseRowId", r.base_row_id);
-  PutOpt(j, "defaultRowCommitVersion", r.default_row_commit_version);
-  return Json{{"remove", j}};
+  j[Name(kRemovePath)] = r.path;
+  PutOpt(j, Name(kRemoveDeletionTimestamp), r.deletion_timestamp);
+  j[Name(kRemoveDataChange)] = r.data_change;
+  PutOpt(j, Name(kRemoveExtendedFileMetadata), r.extended_file_metadata);
+  if (r.partition_values) j[Name(kRemovePartitionValues)] = PartitionJson(*r.partition_values);
+  PutOpt(j, Name(kRemoveSize), r.size);
+  PutOpt(j, Name(kRemoveStats), r.stats);
+  if (!r.tags.empty()) j[Name(kRemoveTags)] = MapJson(r.tags);
+  if (r.deletion_vector) j[Name(kRemoveDeletionVector)] = DvJson(*r.deletion_vector);
+  PutOpt(j, Name(kRemoveBaseRowId), r.base_row_id);
+  PutOpt(j, Name(kRemoveDefaultRowCommitVersion), r.default_row_commit_version);
+  return Json{{kRemoveAction, j}};
 }
 
 Json ToJson(const Metadata& m) {
   Json j = Json::object();
-  j["id"] = m.id;
-  PutOpt(j, "name", m.name);
-  PutOpt(j, "description", m.description);
-  j["format"] = Json{{"provider", m.format.provider}, {"options", MapJson(m.format.options)}};
-  j["schemaString"] = m.schema_string;
-  j["partitionColumns"] = m.partition_columns;
-  PutOpt(j, "createdTime", m.created_time);
-  j["configuration"] = MapJson(m.configuration);
-  return Json{{"metaData", j}};
+  j[Name(kMetadataId)] = m.id;
+  PutOpt(j, Name(kMetadataName), m.name);
+  PutOpt(j, Name(kMetadataDescription), m.description);
+  Json format = Json::object();
+  format[Name(kFormatProvider)] = m.format.provider;
+  format[Name(kFormatOptions)] = MapJson(m.format.options);
+  j[Name(kMetadataFormat)] = std::move(format);
+  j[Name(kMetadataSchemaString)] = m.schema_string;
+  j[Name(kMetadataPartitionColumns)] = m.partition_columns;
+  PutOpt(j, Name(kMetadataCreatedTime), m.created_time);
+  j[Name(kMetadataConfiguration)] = MapJson(m.configuration);
+  return Json{{kMetadataAction, j}};
 }
 
 Json ToJson(const Protocol& p) {
   Json j = Json::object();
-  j["minReaderVersion"] = p.min_reader_version;
-  j["minWriterVersion"] = p.min_writer_version;
-  PutOpt(j, "readerFeatures", p.reader_features);
-  PutOpt(j, "writerFeatures", p.writer_features);
-  return Json{{"protocol", j}};
+  j[Name(kProtocolMinReaderVersion)] = p.min_reader_version;
+  j[Name(kProtocolMinWriterVersion)] = p.min_writer_version;
+  PutOpt(j, Name(kProtocolReaderFeatures), p.reader_features);
+  PutOpt(j, Name(kProtocolWriterFeatures), p.writer_features);
+  return Json{{kProtocolAction, j}};
 }
 
 Json ToJson(const Txn& t) {
   Json j = Json::object();
-  j["appId"] = t.app_id;
-  j["version"] = t.version;
-  PutOpt(j, "lastUpdated", t.last_updated);
-  return Json{{"txn", j}};
+  j[Name(kTxnAppId)] = t.app_id;
+  j[Name(kTxnVersion)] = t.version;
+  PutOpt(j, Name(kTxnLastUpdated), t.last_updated);
+  return Json{{kTxnAction, j}};
 }
 
 Json ToJson(const CommitInfo& c) {
@@ -316,21 +322,27 @@ Json ToJson(const CommitInfo& c) {
 }
 
 Json ToJson(const DomainMetadata& d) {
-  return Json{{"domainMetadata",
-               {{"domain", d.domain}, {"configuration", d.configuration}, {"removed", d.removed}}}};
+  Json j = Json::object();
+  j[Name(kDomainDomain)] = d.domain;
+  j[Name(kDomainConfiguration)] = d.configuration;
+  j[Name(kDomainRemoved)] = d.removed;
+  return Json{{kDomainMetadataAction, j}};
 }
 
 Json ToJson(const CheckpointMetadata& c) {
-  Json j = Json{{"version", c.version}};
-  if (!c.tags.empty()) j["tags"] = MapJson(c.tags);
-  return Json{{"checkpointMetadata", j}};
+  Json j = Json::object();
+  j[Name(kCheckpointMetadataVersion)] = c.version;
+  if (!c.tags.empty()) j[Name(kCheckpointMetadataTags)] = MapJson(c.tags);
+  return Json{{kCheckpointMetadataAction, j}};
 }
 
 Json ToJson(const Sidecar& s) {
-  Json j = Json{{"path", s.path}, {"sizeInBytes", s.size_in_bytes},
-                {"modificationTime", s.modification_time}};
-  if (!s.tags.empty()) j["tags"] = MapJson(s.tags);
-  return Json{{"sidecar", j}};
+  Json j = Json::object();
+  j[Name(kSidecarPath)] = s.path;
+  j[Name(kSidecarSizeInBytes)] = s.size_in_bytes;
+  j[Name(kSidecarModificationTime)] = s.modification_time;
+  if (!s.tags.empty()) j[Name(kSidecarTags)] = MapJson(s.tags);
+  return Json{{kSidecarAction, j}};
 }
 
 Json ToJson(const AddCdcFile& c) {

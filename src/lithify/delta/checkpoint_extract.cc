@@ -2,9 +2,11 @@
 #include "lithify/delta/checkpoint_extract.h"
 
 #include <algorithm>
+#include <span>
 #include <string_view>
 
 #include "lithify/base/macros.h"
+#include "lithify/delta/action_fields.h"
 #include "lithify/delta/json_util.h"
 #include "lithify/parquet/rows_json.h"
 
@@ -122,9 +124,26 @@ struct Cursor {
 
 enum class Want { kString, kInt, kBool, kStringMap, kStringList };
 
+// How a file action's field (action_fields.h) is read; a deletion vector is a struct whose
+// own fields are bound one by one, never as a whole.
+constexpr Want WantOf(action_fields::Kind kind) {
+  switch (kind) {
+    case action_fields::Kind::kString: return Want::kString;
+    case action_fields::Kind::kInt32:
+    case action_fields::Kind::kInt64: return Want::kInt;
+    case action_fields::Kind::kBool: return Want::kBool;
+    case action_fields::Kind::kPartitionMap:
+    case action_fields::Kind::kTagMap: return Want::kStringMap;
+    case action_fields::Kind::kStringList: return Want::kStringList;
+    case action_fields::Kind::kDeletionVector:
+    case action_fields::Kind::kFormat: break;  // structs: bound field by field (Bind)
+  }
+  return Want::kString;
+}
+
 // A field of an action struct bound to its cursor(s); absent fields have a < 0.
 struct Field {
-  const char* name = "";
+  std::string_view name;  // a literal (the field tables or the binding code)
   int a = -1;   // primitive / map key / list element cursor
   int b = -1;   // map value cursor
   int node = -1;
@@ -178,7 +197,11 @@ class Impl final : public CheckpointExtractor {
     auto t = schema_.leaf(n.leaf_index).physical_type;
     return t == t1 || t == t2;
   }
-  bool BindField(int parent, const char* name, Want want, Field* f);
+  bool BindField(int parent, std::string_view name, Want want, Field* f);
+  // A field of a file action's table (action_fields.h), by its enum value.
+  bool BindActionField(int parent, std::span<const action_fields::Field> fields, int field, Field* f) {
+    return BindField(parent, fields[field].name, WantOf(fields[field].kind), f);
+  }
   bool BindStruct(int node, StructRef* s);
 
   // ---- extraction helpers (row r of the batch)
@@ -279,7 +302,7 @@ class Impl final : public CheckpointExtractor {
   // add
   Field a_path_, a_pv_, a_size_, a_mtime_, a_dc_, a_stats_, a_tags_, a_brid_, a_drcv_, a_cp_;
   StructRef a_dv_;
-  Field a_dv_f_[6];
+  Field a_dv_f_[action_fields::kNumDvFields];
   std::vector<MapEntryView> a_pv_entries_, a_tag_entries_;
   const uint32_t* hints_ = nullptr;  // of the batch being extracted (Extract's argument)
   std::vector<int> add_cursors_;     // every cursor AddView reads
@@ -295,7 +318,7 @@ class Impl final : public CheckpointExtractor {
   // remove
   Field r_path_, r_dts_, r_dc_, r_efm_, r_pv_, r_size_, r_stats_, r_tags_, r_brid_, r_drcv_;
   StructRef r_dv_;
-  Field r_dv_f_[6];
+  Field r_dv_f_[action_fields::kNumDvFields];
   // metaData
   Field m_id_, m_name_, m_desc_, m_provider_, m_options_, m_schema_, m_pcols_, m_created_, m_conf_;
   StructRef m_format_;
@@ -311,7 +334,7 @@ class Impl final : public CheckpointExtractor {
   Field s_path_, s_size_, s_mtime_, s_tags_;
 };
 
-bool Impl::BindField(int parent, const char* name, Want want, Field* f) {
+bool Impl::BindField(int parent, std::string_view name, Want want, Field* f) {
   f->name = name;
   int node = Child(parent, name);
   if (node < 0) return true;  // absent column: the field reads as null
@@ -388,9 +411,11 @@ bool Impl::BindStruct(int node, StructRef* s) {
 }
 
 bool Impl::Bind() {
-  static constexpr const char* kNames[kNumKinds] = {"add",      "checkpointMetadata", "domainMetadata",
-                                                    "metaData", "protocol",           "remove",
-                                                    "sidecar",  "txn"};
+  // In Kind order.
+  static constexpr std::string_view kNames[kNumKinds] = {
+      action_fields::kAddAction,      action_fields::kCheckpointMetadataAction, action_fields::kDomainMetadataAction,
+      action_fields::kMetadataAction, action_fields::kProtocolAction,           action_fields::kRemoveAction,
+      action_fields::kSidecarAction,  action_fields::kTxnAction};
   int root = 0;
   bool any = false;
   for (int k = 0; k < kNumKinds; ++k) {
@@ -402,83 +427,84 @@ bool Impl::Bind() {
   if (!any) return false;
   int add = action_[kAdd].node, rem = action_[kRemove].node;
   bool ok = true;
-  auto dv_fields = [&](int parent, StructRef* s, Field* f) {
-    int dv = Child(parent, "deletionVector");
+  using namespace action_fields;  // NOLINT
+  // f[i] binds the descriptor's field i (DvField order).
+  auto dv_fields = [&](int parent, std::string_view name, StructRef* s, Field* f) {
+    int dv = Child(parent, name);
     ok = ok && BindStruct(dv, s);
-    ok = ok && BindField(dv, "storageType", Want::kString, &f[0]);
-    ok = ok && BindField(dv, "pathOrInlineDv", Want::kString, &f[1]);
-    ok = ok && BindField(dv, "offset", Want::kInt, &f[2]);
-    ok = ok && BindField(dv, "sizeInBytes", Want::kInt, &f[3]);
-    ok = ok && BindField(dv, "cardinality", Want::kInt, &f[4]);
-    ok = ok && BindField(dv, "maxRowIndex", Want::kInt, &f[5]);
+    for (int i = 0; i < kNumDvFields; ++i) ok = ok && BindActionField(dv, kDeletionVectorFields, i, &f[i]);
   };
-  ok = ok && BindField(add, "path", Want::kString, &a_path_);
-  ok = ok && BindField(add, "partitionValues", Want::kStringMap, &a_pv_);
-  ok = ok && BindField(add, "size", Want::kInt, &a_size_);
-  ok = ok && BindField(add, "modificationTime", Want::kInt, &a_mtime_);
-  ok = ok && BindField(add, "dataChange", Want::kBool, &a_dc_);
-  if (read_stats_) ok = ok && BindField(add, "stats", Want::kString, &a_stats_);
-  ok = ok && BindField(add, "tags", Want::kStringMap, &a_tags_);
-  ok = ok && BindField(add, "baseRowId", Want::kInt, &a_brid_);
-  ok = ok && BindField(add, "defaultRowCommitVersion", Want::kInt, &a_drcv_);
-  ok = ok && BindField(add, "clusteringProvider", Want::kString, &a_cp_);
-  dv_fields(add, &a_dv_, a_dv_f_);
+  auto add_field = [&](AddField field, Field* f) { ok = ok && BindActionField(add, kAddFields, field, f); };
+  add_field(kAddPath, &a_path_);
+  add_field(kAddPartitionValues, &a_pv_);
+  add_field(kAddSize, &a_size_);
+  add_field(kAddModificationTime, &a_mtime_);
+  add_field(kAddDataChange, &a_dc_);
+  if (read_stats_) add_field(kAddStats, &a_stats_);
+  add_field(kAddTags, &a_tags_);
+  add_field(kAddBaseRowId, &a_brid_);
+  add_field(kAddDefaultRowCommitVersion, &a_drcv_);
+  add_field(kAddClusteringProvider, &a_cp_);
+  dv_fields(add, Name(kAddDeletionVector), &a_dv_, a_dv_f_);
   for (const Field* f : {&a_path_, &a_pv_, &a_size_, &a_mtime_, &a_dc_, &a_stats_, &a_tags_, &a_brid_, &a_drcv_, &a_cp_}) {
     if (f->a >= 0) add_cursors_.push_back(f->a);
     if (f->b >= 0) add_cursors_.push_back(f->b);
   }
   if (a_dv_.present()) add_cursors_.push_back(a_dv_.presence);
 
-  ok = ok && BindField(rem, "path", Want::kString, &r_path_);
-  ok = ok && BindField(rem, "deletionTimestamp", Want::kInt, &r_dts_);
-  ok = ok && BindField(rem, "dataChange", Want::kBool, &r_dc_);
-  ok = ok && BindField(rem, "extendedFileMetadata", Want::kBool, &r_efm_);
-  ok = ok && BindField(rem, "partitionValues", Want::kStringMap, &r_pv_);
-  ok = ok && BindField(rem, "size", Want::kInt, &r_size_);
-  if (read_stats_) ok = ok && BindField(rem, "stats", Want::kString, &r_stats_);
-  ok = ok && BindField(rem, "tags", Want::kStringMap, &r_tags_);
-  ok = ok && BindField(rem, "baseRowId", Want::kInt, &r_brid_);
-  ok = ok && BindField(rem, "defaultRowCommitVersion", Want::kInt, &r_drcv_);
-  dv_fields(rem, &r_dv_, r_dv_f_);
+  auto remove_field = [&](RemoveField field, Field* f) { ok = ok && BindActionField(rem, kRemoveFields, field, f); };
+  remove_field(kRemovePath, &r_path_);
+  remove_field(kRemoveDeletionTimestamp, &r_dts_);
+  remove_field(kRemoveDataChange, &r_dc_);
+  remove_field(kRemoveExtendedFileMetadata, &r_efm_);
+  remove_field(kRemovePartitionValues, &r_pv_);
+  remove_field(kRemoveSize, &r_size_);
+  if (read_stats_) remove_field(kRemoveStats, &r_stats_);
+  remove_field(kRemoveTags, &r_tags_);
+  remove_field(kRemoveBaseRowId, &r_brid_);
+  remove_field(kRemoveDefaultRowCommitVersion, &r_drcv_);
+  dv_fields(rem, Name(kRemoveDeletionVector), &r_dv_, r_dv_f_);
 
-  int meta = action_[kMetaData].node;
-  ok = ok && BindField(meta, "id", Want::kString, &m_id_);
-  ok = ok && BindField(meta, "name", Want::kString, &m_name_);
-  ok = ok && BindField(meta, "description", Want::kString, &m_desc_);
-  int format = Child(meta, "format");
+  const int meta = action_[kMetaData].node;
+  auto meta_field = [&](MetadataField field, Field* f) { ok = ok && BindActionField(meta, kMetadataFields, field, f); };
+  meta_field(kMetadataId, &m_id_);
+  meta_field(kMetadataName, &m_name_);
+  meta_field(kMetadataDescription, &m_desc_);
+  const int format = Child(meta, Name(kMetadataFormat));
   ok = ok && BindStruct(format, &m_format_);
-  ok = ok && BindField(format, "provider", Want::kString, &m_provider_);
-  ok = ok && BindField(format, "options", Want::kStringMap, &m_options_);
-  ok = ok && BindField(meta, "schemaString", Want::kString, &m_schema_);
-  ok = ok && BindField(meta, "partitionColumns", Want::kStringList, &m_pcols_);
-  ok = ok && BindField(meta, "createdTime", Want::kInt, &m_created_);
-  ok = ok && BindField(meta, "configuration", Want::kStringMap, &m_conf_);
+  ok = ok && BindActionField(format, kFormatFields, kFormatProvider, &m_provider_);
+  ok = ok && BindActionField(format, kFormatFields, kFormatOptions, &m_options_);
+  meta_field(kMetadataSchemaString, &m_schema_);
+  meta_field(kMetadataPartitionColumns, &m_pcols_);
+  meta_field(kMetadataCreatedTime, &m_created_);
+  meta_field(kMetadataConfiguration, &m_conf_);
 
-  int proto = action_[kProtocol].node;
-  ok = ok && BindField(proto, "minReaderVersion", Want::kInt, &p_minr_);
-  ok = ok && BindField(proto, "minWriterVersion", Want::kInt, &p_minw_);
-  ok = ok && BindField(proto, "readerFeatures", Want::kStringList, &p_rf_);
-  ok = ok && BindField(proto, "writerFeatures", Want::kStringList, &p_wf_);
+  const int proto = action_[kProtocol].node;
+  auto proto_field = [&](ProtocolField field, Field* f) { ok = ok && BindActionField(proto, kProtocolFields, field, f); };
+  proto_field(kProtocolMinReaderVersion, &p_minr_);
+  proto_field(kProtocolMinWriterVersion, &p_minw_);
+  proto_field(kProtocolReaderFeatures, &p_rf_);
+  proto_field(kProtocolWriterFeatures, &p_wf_);
 
-  int txn = action_[kTxn].node;
-  ok = ok && BindField(txn, "appId", Want::kString, &t_app_);
-  ok = ok && BindField(txn, "version", Want::kInt, &t_ver_);
-  ok = ok && BindField(txn, "lastUpdated", Want::kInt, &t_lu_);
+  const int txn = action_[kTxn].node;
+  ok = ok && BindActionField(txn, kTxnFields, kTxnAppId, &t_app_);
+  ok = ok && BindActionField(txn, kTxnFields, kTxnVersion, &t_ver_);
+  ok = ok && BindActionField(txn, kTxnFields, kTxnLastUpdated, &t_lu_);
 
-  int dom = action_[kDomainMetadata].node;
-  ok = ok && BindField(dom, "domain", Want::kString, &d_domain_);
-  ok = ok && BindField(dom, "configuration", Want::kString, &d_conf_);
-  ok = ok && BindField(dom, "removed", Want::kBool, &d_removed_);
+  const int dom = action_[kDomainMetadata].node;
+  ok = ok && BindActionField(dom, kDomainMetadataFields, kDomainDomain, &d_domain_);
+  ok = ok && BindActionField(dom, kDomainMetadataFields, kDomainConfiguration, &d_conf_);
+  ok = ok && BindActionField(dom, kDomainMetadataFields, kDomainRemoved, &d_removed_);
 
-  int cm = action_[kCheckpointMetadata].node;
-  ok = ok && BindField(cm, "version", Want::kInt, &c_ver_);
-  ok = ok && BindField(cm, "tags", Want::kStringMap, &c_tags_);
+  const int cm = action_[kCheckpointMetadata].node;
+  ok = ok && BindActionField(cm, kCheckpointMetadataFields, kCheckpointMetadataVersion, &c_ver_);
+  ok = ok && BindActionField(cm, kCheckpointMetadataFields, kCheckpointMetadataTags, &c_tags_);
 
-  int sc = action_[kSidecar].node;
-  ok = ok && BindField(sc, "path", Want::kString, &s_path_);
-  ok = ok && BindField(sc, "sizeInBytes", Want::kInt, &s_size_);
-  ok = ok && BindField(sc, "modificationTime", Want::kInt, &s_mtime_);
-  ok = ok && BindField(sc, "tags", Want::kStringMap, &s_tags_);
+  const int sc = action_[kSidecar].node;
+  ok = ok && BindActionField(sc, kSidecarFields, kSidecarPath, &s_path_);
+  ok = ok && BindActionField(sc, kSidecarFields, kSidecarSizeInBytes, &s_size_);
+  ok = ok && BindActionField(sc, kSidecarFields, kSidecarModificationTime, &s_mtime_);
+  ok = ok && BindActionField(sc, kSidecarFields, kSidecarTags, &s_tags_);
   if (!ok) return false;
 
   stats_parsed_node_ = read_stats_ ? Child(add, "stats_parsed") : -1;
@@ -635,12 +661,13 @@ Result<std::optional<std::vector<std::string>>> Impl::List(const Field& f, int64
 Result<std::optional<DeletionVectorDescriptor>> Impl::Dv(const StructRef& s, const Field* f, int64_t r) {
   LITHIFY_ASSIGN_OR_RETURN(bool present, StructPresent(s, r));
   if (!present) return std::optional<DeletionVectorDescriptor>();
-  LITHIFY_ASSIGN_OR_RETURN(std::string st, ReqString(f[0], r));
-  LITHIFY_ASSIGN_OR_RETURN(std::string location, ReqString(f[1], r));
-  LITHIFY_ASSIGN_OR_RETURN(auto offset, Int(f[2], r));
-  LITHIFY_ASSIGN_OR_RETURN(int64_t size, ReqInt(f[3], r));
-  LITHIFY_ASSIGN_OR_RETURN(int64_t cardinality, ReqInt(f[4], r));
-  LITHIFY_ASSIGN_OR_RETURN(auto max_row_index, Int(f[5], r));
+  using namespace action_fields;  // NOLINT
+  LITHIFY_ASSIGN_OR_RETURN(std::string st, ReqString(f[kDvStorageType], r));
+  LITHIFY_ASSIGN_OR_RETURN(std::string location, ReqString(f[kDvPathOrInlineDv], r));
+  LITHIFY_ASSIGN_OR_RETURN(auto offset, Int(f[kDvOffset], r));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t size, ReqInt(f[kDvSizeInBytes], r));
+  LITHIFY_ASSIGN_OR_RETURN(int64_t cardinality, ReqInt(f[kDvCardinality], r));
+  LITHIFY_ASSIGN_OR_RETURN(auto max_row_index, Int(f[kDvMaxRowIndex], r));
   LITHIFY_ASSIGN_OR_RETURN(DeletionVectorDescriptor dv,
                            MakeDescriptor(st, std::move(location), offset, size, cardinality,
                                           max_row_index));

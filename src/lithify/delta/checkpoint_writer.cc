@@ -7,10 +7,12 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
+#include "lithify/delta/action_fields.h"
 #include "lithify/delta/log_segment.h"
 #include "lithify/delta/maintenance_policy.h"
 #include "lithify/parquet/file_writer.h"
@@ -122,15 +124,38 @@ FieldSpec StringMapSpec(std::string name) {
   return FieldSpec::Map(std::move(name), FieldSpec::String("key", false), FieldSpec::String("value"));
 }
 
-FieldSpec DvSpec() {
-  return FieldSpec::Struct("deletionVector", {
-      FieldSpec::String("storageType"),
-      FieldSpec::String("pathOrInlineDv"),
-      FieldSpec::Int("offset"),
-      FieldSpec::Int("sizeInBytes", false),
-      FieldSpec::Long("cardinality", false),
-      FieldSpec::Long("maxRowIndex"),
-  });
+// The checkpoint struct of an action (or of a struct inside one) from its field table
+// (action_fields.h), in the table's order, without the fields checkpoints omit.
+FieldSpec ActionSpec(std::string name, std::span<const action_fields::Field> fields) {
+  using action_fields::Kind;
+  std::vector<FieldSpec> children;
+  for (const action_fields::Field& f : fields) {
+    if (!f.in_checkpoint) continue;
+    std::string n(f.name);
+    switch (f.kind) {
+      case Kind::kString: children.push_back(FieldSpec::String(n, f.checkpoint_nullable)); break;
+      case Kind::kInt32: children.push_back(FieldSpec::Int(n, f.checkpoint_nullable)); break;
+      case Kind::kInt64: children.push_back(FieldSpec::Long(n, f.checkpoint_nullable)); break;
+      case Kind::kBool: children.push_back(FieldSpec::Boolean(n, f.checkpoint_nullable)); break;
+      case Kind::kPartitionMap:
+      case Kind::kTagMap: children.push_back(StringMapSpec(n)); break;
+      case Kind::kDeletionVector: children.push_back(ActionSpec(n, action_fields::kDeletionVectorFields)); break;
+      case Kind::kStringList: children.push_back(FieldSpec::List(n, FieldSpec::String("element"))); break;
+      case Kind::kFormat: children.push_back(ActionSpec(n, action_fields::kFormatFields)); break;
+    }
+  }
+  return FieldSpec::Struct(std::move(name), std::move(children));
+}
+
+// A struct value of `fields` from values indexed by field (the table's enum), without the
+// fields checkpoints omit.
+Value ActionValue(std::span<const action_fields::Field> fields, std::vector<Value> values) {
+  std::vector<Value> kept;
+  kept.reserve(values.size());
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].in_checkpoint) kept.push_back(std::move(values[i]));
+  }
+  return Value::Struct(std::move(kept));
 }
 
 Value OptString(const std::optional<std::string>& s) { return s ? Value::String(*s) : Value::Null(); }
@@ -161,15 +186,16 @@ Value StringList(const std::vector<std::string>& items) {
 
 // maxRowIndex is transient and never serialized (Delta asserts it is stripped).
 Value DvValue(const std::optional<DeletionVectorDescriptor>& dv) {
+  using namespace action_fields;  // NOLINT
   if (!dv) return Value::Null();
-  return Value::Struct({
-      Value::String(std::string(1, dv->storage_type)),
-      Value::String(dv->path_or_inline_dv),
-      dv->offset ? Value::Int(*dv->offset) : Value::Null(),
-      Value::Int(dv->size_in_bytes),
-      Value::Int(dv->cardinality),
-      Value::Null(),
-  });
+  std::vector<Value> v(kNumDvFields);
+  v[kDvStorageType] = Value::String(std::string(1, dv->storage_type));
+  v[kDvPathOrInlineDv] = Value::String(dv->path_or_inline_dv);
+  v[kDvOffset] = dv->offset ? Value::Int(*dv->offset) : Value::Null();
+  v[kDvSizeInBytes] = Value::Int(dv->size_in_bytes);
+  v[kDvCardinality] = Value::Int(dv->cardinality);
+  v[kDvMaxRowIndex] = Value::Null();
+  return ActionValue(kDeletionVectorFields, std::move(v));
 }
 
 // Top-level column positions, in CheckpointSchemaFields order.
@@ -182,68 +208,86 @@ std::vector<Value> Row(Column column, Value action) {
 }
 
 Value ProtocolValue(const Protocol& p) {
-  return Value::Struct({
-      Value::Int(p.min_reader_version),
-      Value::Int(p.min_writer_version),
-      p.reader_features ? StringList(*p.reader_features) : Value::Null(),
-      p.writer_features ? StringList(*p.writer_features) : Value::Null(),
-  });
+  using namespace action_fields;  // NOLINT
+  std::vector<Value> v(kNumProtocolFields);
+  v[kProtocolMinReaderVersion] = Value::Int(p.min_reader_version);
+  v[kProtocolMinWriterVersion] = Value::Int(p.min_writer_version);
+  v[kProtocolReaderFeatures] = p.reader_features ? StringList(*p.reader_features) : Value::Null();
+  v[kProtocolWriterFeatures] = p.writer_features ? StringList(*p.writer_features) : Value::Null();
+  return ActionValue(kProtocolFields, std::move(v));
 }
 
 Value MetadataValue(const Metadata& m) {
-  return Value::Struct({
-      Value::String(m.id),
-      OptString(m.name),
-      OptString(m.description),
-      Value::Struct({Value::String(m.format.provider), StringMap(m.format.options, false)}),
-      Value::String(m.schema_string),
-      StringList(m.partition_columns),
-      StringMap(m.configuration, false),
-      OptLong(m.created_time),
-  });
+  using namespace action_fields;  // NOLINT
+  std::vector<Value> format(kNumFormatFields);
+  format[kFormatProvider] = Value::String(m.format.provider);
+  format[kFormatOptions] = StringMap(m.format.options, false);
+  std::vector<Value> v(kNumMetadataFields);
+  v[kMetadataId] = Value::String(m.id);
+  v[kMetadataName] = OptString(m.name);
+  v[kMetadataDescription] = OptString(m.description);
+  v[kMetadataFormat] = ActionValue(kFormatFields, std::move(format));
+  v[kMetadataSchemaString] = Value::String(m.schema_string);
+  v[kMetadataPartitionColumns] = StringList(m.partition_columns);
+  v[kMetadataConfiguration] = StringMap(m.configuration, false);
+  v[kMetadataCreatedTime] = OptLong(m.created_time);
+  return ActionValue(kMetadataFields, std::move(v));
 }
 
 Value TxnValue(const Txn& t) {
-  return Value::Struct({Value::String(t.app_id), Value::Int(t.version), OptLong(t.last_updated)});
+  using namespace action_fields;  // NOLINT
+  std::vector<Value> v(kNumTxnFields);
+  v[kTxnAppId] = Value::String(t.app_id);
+  v[kTxnVersion] = Value::Int(t.version);
+  v[kTxnLastUpdated] = OptLong(t.last_updated);
+  return ActionValue(kTxnFields, std::move(v));
 }
 
 Value DomainValue(const DomainMetadata& d) {
-  return Value::Struct({Value::String(d.domain), Value::String(d.configuration), Value::Bool(d.removed)});
+  using namespace action_fields;  // NOLINT
+  std::vector<Value> v(kNumDomainFields);
+  v[kDomainDomain] = Value::String(d.domain);
+  v[kDomainConfiguration] = Value::String(d.configuration);
+  v[kDomainRemoved] = Value::Bool(d.removed);
+  return ActionValue(kDomainMetadataFields, std::move(v));
 }
 
 Value AddValue(const table::FileEntry& f) {
   std::optional<DeletionVectorDescriptor> dv;
   if (f.deletion_vector) dv = DeletionVectorDescriptor::FromRef(*f.deletion_vector);
   const bool has_stats = f.stats && !f.stats->raw.empty();
-  return Value::Struct({
-      Value::String(EncodeActionPath(f.path)),
-      PartitionMap(f.partition_values),
-      Value::Int(f.size),
-      Value::Int(f.modification_time_ms),
-      Value::Bool(false),  // dataChange: a checkpoint changes no data
-      has_stats ? Value::String(f.stats->raw) : Value::Null(),
-      StringMap(f.tags, true),
-      DvValue(dv),
-      OptLong(f.base_row_id),
-      OptLong(f.default_row_commit_version),
-      OptString(f.clustering_provider),
-  });
+  using namespace action_fields;  // NOLINT
+  std::vector<Value> v(kNumAddFields);
+  v[kAddPath] = Value::String(EncodeActionPath(f.path));
+  v[kAddPartitionValues] = PartitionMap(f.partition_values);
+  v[kAddSize] = Value::Int(f.size);
+  v[kAddModificationTime] = Value::Int(f.modification_time_ms);
+  v[kAddDataChange] = Value::Bool(false);  // a checkpoint changes no data
+  v[kAddStats] = has_stats ? Value::String(f.stats->raw) : Value::Null();
+  v[kAddTags] = StringMap(f.tags, true);
+  v[kAddDeletionVector] = DvValue(dv);
+  v[kAddBaseRowId] = OptLong(f.base_row_id);
+  v[kAddDefaultRowCommitVersion] = OptLong(f.default_row_commit_version);
+  v[kAddClusteringProvider] = OptString(f.clustering_provider);
+  return ActionValue(kAddFields, std::move(v));
 }
 
 // Remove rows omit stats (PROTOCOL.md "Checkpoint Schema"); the path stays as logged.
 Value RemoveValue(const RemoveFile& r) {
-  return Value::Struct({
-      Value::String(r.path),
-      OptLong(r.deletion_timestamp),
-      Value::Bool(r.data_change),
-      r.extended_file_metadata ? Value::Bool(*r.extended_file_metadata) : Value::Null(),
-      r.partition_values ? PartitionMap(*r.partition_values) : Value::Null(),
-      OptLong(r.size),
-      StringMap(r.tags, true),
-      DvValue(r.deletion_vector),
-      OptLong(r.base_row_id),
-      OptLong(r.default_row_commit_version),
-  });
+  using namespace action_fields;  // NOLINT
+  std::vector<Value> v(kNumRemoveFields);
+  v[kRemovePath] = Value::String(r.path);
+  v[kRemoveDeletionTimestamp] = OptLong(r.deletion_timestamp);
+  v[kRemoveDataChange] = Value::Bool(r.data_change);
+  v[kRemoveExtendedFileMetadata] = r.extended_file_metadata ? Value::Bool(*r.extended_file_metadata) : Value::Null();
+  v[kRemovePartitionValues] = r.partition_values ? PartitionMap(*r.partition_values) : Value::Null();
+  v[kRemoveSize] = OptLong(r.size);
+  v[kRemoveStats] = Value::Null();  // not in checkpoints
+  v[kRemoveTags] = StringMap(r.tags, true);
+  v[kRemoveDeletionVector] = DvValue(r.deletion_vector);
+  v[kRemoveBaseRowId] = OptLong(r.base_row_id);
+  v[kRemoveDefaultRowCommitVersion] = OptLong(r.default_row_commit_version);
+  return ActionValue(kRemoveFields, std::move(v));
 }
 
 // Streams rows into a Parquet file in batches.
@@ -397,59 +441,16 @@ std::string EncodeActionPath(std::string_view p) {
   return out;
 }
 
+// In Column order.
 std::vector<FieldSpec> CheckpointSchemaFields() {
+  using namespace action_fields;  // NOLINT
   std::vector<FieldSpec> f;
-  f.push_back(FieldSpec::Struct("txn", {
-      FieldSpec::String("appId"),
-      FieldSpec::Long("version", false),
-      FieldSpec::Long("lastUpdated"),
-  }));
-  f.push_back(FieldSpec::Struct("add", {
-      FieldSpec::String("path"),
-      StringMapSpec("partitionValues"),
-      FieldSpec::Long("size", false),
-      FieldSpec::Long("modificationTime", false),
-      FieldSpec::Boolean("dataChange", false),
-      FieldSpec::String("stats"),
-      StringMapSpec("tags"),
-      DvSpec(),
-      FieldSpec::Long("baseRowId"),
-      FieldSpec::Long("defaultRowCommitVersion"),
-      FieldSpec::String("clusteringProvider"),
-  }));
-  f.push_back(FieldSpec::Struct("remove", {
-      FieldSpec::String("path"),
-      FieldSpec::Long("deletionTimestamp"),
-      FieldSpec::Boolean("dataChange", false),
-      FieldSpec::Boolean("extendedFileMetadata"),
-      StringMapSpec("partitionValues"),
-      FieldSpec::Long("size"),
-      StringMapSpec("tags"),
-      DvSpec(),
-      FieldSpec::Long("baseRowId"),
-      FieldSpec::Long("defaultRowCommitVersion"),
-  }));
-  f.push_back(FieldSpec::Struct("metaData", {
-      FieldSpec::String("id"),
-      FieldSpec::String("name"),
-      FieldSpec::String("description"),
-      FieldSpec::Struct("format", {FieldSpec::String("provider"), StringMapSpec("options")}),
-      FieldSpec::String("schemaString"),
-      FieldSpec::List("partitionColumns", FieldSpec::String("element")),
-      StringMapSpec("configuration"),
-      FieldSpec::Long("createdTime"),
-  }));
-  f.push_back(FieldSpec::Struct("protocol", {
-      FieldSpec::Int("minReaderVersion", false),
-      FieldSpec::Int("minWriterVersion", false),
-      FieldSpec::List("readerFeatures", FieldSpec::String("element")),
-      FieldSpec::List("writerFeatures", FieldSpec::String("element")),
-  }));
-  f.push_back(FieldSpec::Struct("domainMetadata", {
-      FieldSpec::String("domain"),
-      FieldSpec::String("configuration"),
-      FieldSpec::Boolean("removed", false),
-  }));
+  f.push_back(ActionSpec(std::string(kTxnAction), kTxnFields));
+  f.push_back(ActionSpec(std::string(kAddAction), kAddFields));
+  f.push_back(ActionSpec(std::string(kRemoveAction), kRemoveFields));
+  f.push_back(ActionSpec(std::string(kMetadataAction), kMetadataFields));
+  f.push_back(ActionSpec(std::string(kProtocolAction), kProtocolFields));
+  f.push_back(ActionSpec(std::string(kDomainMetadataAction), kDomainMetadataFields));
   return f;
 }
 

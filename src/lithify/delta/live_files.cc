@@ -12,6 +12,7 @@
 #endif
 
 #include "lithify/base/text.h"
+#include "lithify/delta/action_fields.h"
 
 namespace lithify::delta {
 
@@ -299,21 +300,29 @@ bool Once(uint32_t* seen, int bit) {
 }
 
 bool Dv(LineScanner& s, std::optional<DeletionVectorDescriptor>* out) {
+  using namespace action_fields;  // NOLINT
   std::string st, loc;
   int64_t size = 0, card = 0, offset = 0, max_row = 0;
   uint32_t seen = 0;
   bool ok = Members(s, [&](std::string_view k) {
-    if (k == "storageType") return Once(&seen, 0) && s.Str(&st);
-    if (k == "pathOrInlineDv") return Once(&seen, 1) && s.Str(&loc);
-    if (k == "offset") return Once(&seen, 2) && s.Int(&offset);
-    if (k == "sizeInBytes") return Once(&seen, 3) && s.Int(&size);
-    if (k == "cardinality") return Once(&seen, 4) && s.Int(&card);
-    if (k == "maxRowIndex") return Once(&seen, 5) && s.Int(&max_row);
-    return s.SkipScalar();
+    const std::optional<int> f = IndexOf(kDeletionVectorFields, k);
+    if (!f) return s.SkipScalar();
+    if (!Once(&seen, *f)) return false;
+    switch (static_cast<DvField>(*f)) {
+      case kDvStorageType: return s.Str(&st);
+      case kDvPathOrInlineDv: return s.Str(&loc);
+      case kDvOffset: return s.Int(&offset);
+      case kDvSizeInBytes: return s.Int(&size);
+      case kDvCardinality: return s.Int(&card);
+      case kDvMaxRowIndex: return s.Int(&max_row);
+      case kNumDvFields: break;
+    }
+    return false;
   });
-  if (!ok || (seen & 0x1b) != 0x1b) return false;  // required: storageType, path, size, cardinality
-  auto dv = MakeDescriptor(st, std::move(loc), seen & 4 ? std::optional<int64_t>(offset) : std::nullopt, size, card,
-                           seen & 32 ? std::optional<int64_t>(max_row) : std::nullopt);
+  constexpr uint32_t kRequired = JsonRequiredMask(kDeletionVectorFields);
+  if (!ok || (seen & kRequired) != kRequired) return false;
+  auto dv = MakeDescriptor(st, std::move(loc), seen & (1u << kDvOffset) ? std::optional<int64_t>(offset) : std::nullopt,
+                           size, card, seen & (1u << kDvMaxRowIndex) ? std::optional<int64_t>(max_row) : std::nullopt);
   if (!dv.ok()) return false;
   *out = std::move(dv).value();
   return true;
@@ -330,42 +339,57 @@ bool Tags(LineScanner& s, std::map<std::string, std::string>* out) {
 }
 
 bool FastAdd(LineScanner& s, AddFile* a) {
+  using namespace action_fields;  // NOLINT
   uint32_t seen = 0;
   bool ok = Members(s, [&](std::string_view k) {
-    if (k == "path") return Once(&seen, 0) && s.Str(&a->path);
-    if (k == "partitionValues") return Once(&seen, 1) && StringMap(s, &a->partition_values);
-    if (k == "size") return Once(&seen, 2) && s.Int(&a->size);
-    if (k == "modificationTime") return Once(&seen, 3) && s.Int(&a->modification_time);
-    if (k == "dataChange") return Once(&seen, 4) && s.Bool(&a->data_change);
-    if (k == "stats") return Once(&seen, 5) && s.Str(&a->stats.emplace());
-    if (k == "tags") return Once(&seen, 6) && Tags(s, &a->tags);
-    if (k == "deletionVector") return Once(&seen, 7) && Dv(s, &a->deletion_vector);
-    if (k == "baseRowId") return Once(&seen, 8) && s.Int(&a->base_row_id.emplace());
-    if (k == "defaultRowCommitVersion") return Once(&seen, 9) && s.Int(&a->default_row_commit_version.emplace());
-    if (k == "clusteringProvider") return Once(&seen, 10) && s.Str(&a->clustering_provider.emplace());
-    if (k == "stats_parsed") return false;
-    return s.SkipScalar();
+    const std::optional<int> f = IndexOf(kAddFields, k);
+    if (!f) return k != "stats_parsed" && s.SkipScalar();  // stats_parsed: the slow path
+    if (!Once(&seen, *f)) return false;
+    switch (static_cast<AddField>(*f)) {
+      case kAddPath: return s.Str(&a->path);
+      case kAddPartitionValues: return StringMap(s, &a->partition_values);
+      case kAddSize: return s.Int(&a->size);
+      case kAddModificationTime: return s.Int(&a->modification_time);
+      case kAddDataChange: return s.Bool(&a->data_change);
+      case kAddStats: return s.Str(&a->stats.emplace());
+      case kAddTags: return Tags(s, &a->tags);
+      case kAddDeletionVector: return Dv(s, &a->deletion_vector);
+      case kAddBaseRowId: return s.Int(&a->base_row_id.emplace());
+      case kAddDefaultRowCommitVersion: return s.Int(&a->default_row_commit_version.emplace());
+      case kAddClusteringProvider: return s.Str(&a->clustering_provider.emplace());
+      case kNumAddFields: break;
+    }
+    return false;
   });
-  return ok && (seen & 5) == 5;  // path and size are required
+  constexpr uint32_t kRequired = JsonRequiredMask(kAddFields);
+  return ok && (seen & kRequired) == kRequired;
 }
 
 bool FastRemove(LineScanner& s, RemoveFile* r) {
+  using namespace action_fields;  // NOLINT
   uint32_t seen = 0;
   bool ok = Members(s, [&](std::string_view k) {
-    if (k == "path") return Once(&seen, 0) && s.Str(&r->path);
-    if (k == "deletionTimestamp") return Once(&seen, 1) && s.Int(&r->deletion_timestamp.emplace());
-    if (k == "dataChange") return Once(&seen, 2) && s.Bool(&r->data_change);
-    if (k == "extendedFileMetadata") return Once(&seen, 3) && s.Bool(&r->extended_file_metadata.emplace());
-    if (k == "partitionValues") return Once(&seen, 4) && StringMap(s, &r->partition_values.emplace());
-    if (k == "size") return Once(&seen, 5) && s.Int(&r->size.emplace());
-    if (k == "stats") return Once(&seen, 6) && s.Str(&r->stats.emplace());
-    if (k == "tags") return Once(&seen, 7) && Tags(s, &r->tags);
-    if (k == "deletionVector") return Once(&seen, 8) && Dv(s, &r->deletion_vector);
-    if (k == "baseRowId") return Once(&seen, 9) && s.Int(&r->base_row_id.emplace());
-    if (k == "defaultRowCommitVersion") return Once(&seen, 10) && s.Int(&r->default_row_commit_version.emplace());
-    return s.SkipScalar();
+    const std::optional<int> f = IndexOf(kRemoveFields, k);
+    if (!f) return s.SkipScalar();
+    if (!Once(&seen, *f)) return false;
+    switch (static_cast<RemoveField>(*f)) {
+      case kRemovePath: return s.Str(&r->path);
+      case kRemoveDeletionTimestamp: return s.Int(&r->deletion_timestamp.emplace());
+      case kRemoveDataChange: return s.Bool(&r->data_change);
+      case kRemoveExtendedFileMetadata: return s.Bool(&r->extended_file_metadata.emplace());
+      case kRemovePartitionValues: return StringMap(s, &r->partition_values.emplace());
+      case kRemoveSize: return s.Int(&r->size.emplace());
+      case kRemoveStats: return s.Str(&r->stats.emplace());
+      case kRemoveTags: return Tags(s, &r->tags);
+      case kRemoveDeletionVector: return Dv(s, &r->deletion_vector);
+      case kRemoveBaseRowId: return s.Int(&r->base_row_id.emplace());
+      case kRemoveDefaultRowCommitVersion: return s.Int(&r->default_row_commit_version.emplace());
+      case kNumRemoveFields: break;
+    }
+    return false;
   });
-  return ok && (seen & 1) == 1;
+  constexpr uint32_t kRequired = JsonRequiredMask(kRemoveFields);
+  return ok && (seen & kRequired) == kRequired;
 }
 
 // The action of `line` when the fast path handles it.
@@ -374,11 +398,11 @@ std::optional<Action> FastLine(std::string_view line) {
   std::string_view kind;
   if (!s.Lit('{') || !s.Key(&kind)) return std::nullopt;
   std::optional<Action> out;
-  if (kind == "add") {
+  if (kind == action_fields::kAddAction) {
     AddFile a;
     if (!FastAdd(s, &a)) return std::nullopt;
     out.emplace(std::move(a));
-  } else if (kind == "remove") {
+  } else if (kind == action_fields::kRemoveAction) {
     RemoveFile r;
     if (!FastRemove(s, &r)) return std::nullopt;
     out.emplace(std::move(r));
