@@ -18,7 +18,7 @@
 // does peak RSS. Medians over --runs; peak RSS is the max. Prints Markdown; with
 // --append-doc adds it to docs/benchmarks.md under "## OPTIMIZE".
 //
-//   node bench/optimize_bench.mjs --build build-bench [--files 2000] [--rows-per-file 32000]
+//   node bench/optimize_bench.mjs --build build-bench [--files 2000] [--rows-per-file 32000] [--mix]
 //        [--dir /tmp/lithify-optimize-bench] [--runs 3] [--plan-files 1000000]
 //        [--plan-runs N (default: --runs)] [--skip-rewrite] [--skip-plan] [--append-doc]
 import { spawnSync } from 'node:child_process';
@@ -67,13 +67,22 @@ const nfiles = Number(args.files ?? 2000);
 const rowsPerFile = Number(args['rows-per-file'] ?? 32000);
 const runs = Number(args.runs ?? 3);
 const planRuns = Number(args['plan-runs'] ?? runs);
-const dir = args.dir ?? '/tmp/lithify-optimize-bench';
+// --mix: issue 18's acceptance-1 mix (random doubles, hash strings, ids, categories,
+// timestamps) instead of the demo schema; its own cached source table.
+const mix = Boolean(args.mix);
+const dir = args.dir ?? (mix ? '/tmp/lithify-optimize-bench-mix' : '/tmp/lithify-optimize-bench');
 const planFiles = Number(args['plan-files'] ?? 1000000);
 const lithify = path.join(build, 'tools/cli/lithify');
 const gen = path.join(build, 'bench/gen_delta_log');
 const self = fileURLToPath(import.meta.url);
 const demoSchema = 'event_time timestamp, event_date date, customer_id long, amount decimal(12,2), ' +
   'category string, country string, note string';
+// The generator fills these by name (commands/generator.h): sequential ids, Zipf customer
+// ids, uniform random doubles, 32-hex-digit hashes, small vocabularies.
+const mixSchema = 'event_time timestamp, event_date date, id long, customer_id long, reading double, ' +
+  'row_hash string, category string, country string, amount decimal(12,2)';
+const schema = mix ? mixSchema : demoSchema;
+const schemaName = mix ? `the high-entropy mix (${mixSchema})` : 'the demo schema';
 
 function run(cmd, cmdArgs, opts = {}) {
   const r = spawnSync(cmd, cmdArgs, { encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
@@ -98,7 +107,7 @@ if (!args['skip-rewrite']) {
     console.error(`generating ${nfiles} files of ${rowsPerFile} rows in ${src} ...`);
     fs.rmSync(src, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    run(lithify, ['create', src, '--schema', demoSchema]);
+    run(lithify, ['create', src, '--schema', schema]);
     // Two appenders at once (a blind append commits over the other's): half the files each.
     const half = Math.floor(nfiles / 2);
     const parts = [[half, 1], [nfiles - half, 2]].filter(([n]) => n > 0);
@@ -173,7 +182,7 @@ if (!args['skip-rewrite']) {
     `${d.toFixed(2)} s (${(mb / d).toFixed(0)} MiB/s) | ${(d / l).toFixed(2)} | ${lR.toFixed(0)} MiB | ${dR.toFixed(0)} MiB |`;
   sections.push([
     `Input: ${nfiles} files, ${mb.toFixed(0)} MiB (${(inBytes / nfiles / 1e6).toFixed(2)} MB each, zstd, one row group each), ` +
-    `${rowsBefore.toLocaleString('en-US')} rows of the demo schema. Output: lithify ${lithMetrics.numFilesAdded} files ` +
+    `${rowsBefore.toLocaleString('en-US')} rows of ${schemaName}. Output: lithify ${lithMetrics.numFilesAdded} files ` +
     `(${lithMetrics.numBins} bins, target 1 GiB), ${mib(outL).toFixed(0)} MiB; DuckDB 1 file, ${mib(outDBytes).toFixed(0)} MiB; ` +
     `both row counts checked. Threads: lithify ${lithMetrics.totalClusterParallelism} (its default), DuckDB ${duckThreads} (its default). ` +
     `Median of ${runs} runs, alternating; peak RSS is the max.`,

@@ -154,7 +154,7 @@ constexpr std::array<std::string_view, 32> kWords = {
 
 enum class Role {
   kRandom, kEventTime, kEventDate, kSequentialId, kZipfId, kAmount, kCategory, kCountry,
-  kStatus, kType, kText, kPartition,
+  kStatus, kType, kText, kHash, kPartition,
 };
 
 // Roles whose values already come from a small domain (a partition column keeps them).
@@ -236,6 +236,8 @@ std::vector<Column> AssignRoles(const delta::StructType& schema, const std::vect
       } else if (Contains(name, "note") || Contains(name, "text") || Contains(name, "comment") ||
                  Contains(name, "description")) {
         role = Role::kText;
+      } else if (Contains(name, "hash") || Contains(name, "md5") || Contains(name, "sha")) {
+        role = Role::kHash;
       }
     }
   }
@@ -365,10 +367,23 @@ class Generator {
       case Role::kText:
         if (nullable && rng_.Chance(0.2)) return Value::Null();
         return Value::String(Text());
+      case Role::kHash: return Value::String(Hash());
       case Role::kPartition: return PartitionValue(t, event_us);
       case Role::kRandom: break;
     }
     return Random(t, nullable, 0);
+  }
+
+  // 32 lower-case hex digits of 128 random bits, as an MD5 digest prints: a high-entropy
+  // string no dictionary helps with (issue 18's benchmark mix).
+  std::string Hash() {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string s(32, '0');
+    for (int half = 0; half < 2; ++half) {
+      uint64_t bits = rng_.Next();
+      for (int i = 0; i < 16; ++i, bits >>= 4) s[half * 16 + i] = kHex[bits & 15];
+    }
+    return s;
   }
 
   std::string Text() {

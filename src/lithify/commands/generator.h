@@ -11,6 +11,7 @@
 //   - category / type / status / country strings: small fixed vocabularies, skewed;
 //   - note / text / comment / description strings: random words, 0-200 chars, sometimes
 //     null;
+//   - *hash* / *md5* / *sha* strings: 32 random hex digits (an MD5 digest's text);
 //   - any other column: random values of its type (nested too), null at ~5% where nullable;
 //   - a partition column (options.partition_columns) never gets one value per row: unless
 //     its name gives it a small domain already (a *date* date, category, country,
