@@ -3,7 +3,8 @@
 # another clone, a worktree, the next CI run on the same machine -- recompiles only what
 # changed. Paths are taken relative to the clone (CCACHE_BASEDIR) and the build folder is
 # not hashed, so clones at different places share the cache; a file that embeds an
-# absolute path (the tests' LITHIFY_SOURCE_DIR) still misses and is rebuilt. A cold cache
+# absolute path still misses and is rebuilt (the tests take theirs from one generated file,
+# tests/support/test_paths.cc.in, for that reason). A cold cache
 # costs a few percent over a plain build. Opt out with LITHIFY_NO_CCACHE=1.
 # Sets the array ccache_args (CMake launcher arguments, empty without ccache).
 ccache_args=()

@@ -148,14 +148,17 @@ FieldSpec ActionSpec(std::string name, std::span<const action_fields::Field> fie
 }
 
 // A struct value of `fields` from values indexed by field (the table's enum), without the
-// fields checkpoints omit.
+// fields checkpoints omit. Compacted in place: one vector per row (every add of a
+// checkpoint passes here).
 Value ActionValue(std::span<const action_fields::Field> fields, std::vector<Value> values) {
-  std::vector<Value> kept;
-  kept.reserve(values.size());
+  size_t kept = 0;
   for (size_t i = 0; i < fields.size(); ++i) {
-    if (fields[i].in_checkpoint) kept.push_back(std::move(values[i]));
+    if (!fields[i].in_checkpoint) continue;
+    if (kept != i) values[kept] = std::move(values[i]);
+    ++kept;
   }
-  return Value::Struct(std::move(kept));
+  values.resize(kept);
+  return Value::Struct(std::move(values));
 }
 
 Value OptString(const std::optional<std::string>& s) { return s ? Value::String(*s) : Value::Null(); }
