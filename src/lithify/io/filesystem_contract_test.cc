@@ -438,7 +438,7 @@ TYPED_TEST(FileSystemContractTest, LargeAndEmptyFilesRoundTrip) {
   for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>((i * 131) >> 3);
   auto out = this->fs()->Create(this->P("big"));
   ASSERT_TRUE(out.ok());
-  // Mixed piece sizes exercise both coalesced and written-through appends.
+  // Mixed piece sizes: appends within the write buffer, across it and several times its size.
   size_t pos = 0;
   for (size_t piece : {size_t{10}, size_t{1 << 20}, size_t{7}, size_t{(1 << 21) + 5}}) {
     ASSERT_TRUE((*out)->Append(Bytes(std::string_view(big).substr(pos, piece))).ok());

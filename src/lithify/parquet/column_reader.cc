@@ -174,6 +174,7 @@ Result<ByteView> ColumnChunkReader::Decompressed(ByteView page, int64_t uncompre
     return Status::NotSupported("page decompresses to {} bytes, above the per-page limit",
                                 uncompressed_size);
   }
+  scratch_.Clear();  // the last page is not kept: a bigger one must not copy it
   scratch_.Resize(static_cast<size_t>(uncompressed_size));
   LITHIFY_RETURN_NOT_OK(
       Decompress(codec_, page, scratch_.data(), static_cast<size_t>(uncompressed_size)));

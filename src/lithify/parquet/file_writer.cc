@@ -406,7 +406,7 @@ class FileWriterImpl final : public FileWriter {
     return Status::OK();
   }
 
-  Result<std::unique_ptr<ColumnBuffer>> BeginColumnBuffer(int leaf) override {
+  Result<std::unique_ptr<ColumnBuffer>> BeginColumnBuffer(int leaf, size_t size_hint) override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
     if (!col_rg_) return Fail(Status::InvalidArgument("BeginColumnBuffer outside BeginRowGroup"));
     if (open_leaf_ >= 0 || leaf < next_leaf_ || leaf >= schema_.num_leaves() ||
@@ -415,13 +415,36 @@ class FileWriterImpl final : public FileWriter {
                                           next_leaf_, open_leaf_ >= 0 ? ", a column is open" : ""));
     }
     buffered_[static_cast<size_t>(leaf)] = true;
-    Buffer spare;
-    if (!spare_buffers_.empty()) {
-      spare = std::move(spare_buffers_.back());
-      spare_buffers_.pop_back();
-    }
     return std::unique_ptr<ColumnBuffer>(std::make_unique<ColumnBufferImpl>(
-        this, LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), col_rg_->num_rows), std::move(spare)));
+        this, LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), col_rg_->num_rows), TakeSpare(leaf, size_hint)));
+  }
+
+  // The memory for leaf `leaf`'s next buffer, sized for the chunk it is expected to hold
+  // (the caller's hint, or its size in the last buffered row group: output row groups are
+  // alike), with an eighth to spare. Best fit among the spares, so that a big chunk does
+  // not start from a small leaf's spare and regrow by realloc into fresh, page-faulting
+  // memory while a big spare holds a small chunk.
+  Buffer TakeSpare(int leaf, size_t hint) {
+    if (last_chunk_bytes_.size() != columns_.size()) last_chunk_bytes_.assign(columns_.size(), 0);
+    const size_t expected = hint > 0 ? hint : last_chunk_bytes_[static_cast<size_t>(leaf)];
+    const size_t want = expected + expected / 8;
+    auto best = spare_buffers_.end();
+    for (auto it = spare_buffers_.begin(); it != spare_buffers_.end(); ++it) {
+      const bool fits = it->capacity() >= want;
+      if (best == spare_buffers_.end()) {
+        best = it;
+      } else if (fits ? (best->capacity() < want || it->capacity() < best->capacity())
+                      : (best->capacity() < want && it->capacity() > best->capacity())) {
+        best = it;
+      }
+    }
+    Buffer spare;
+    if (best != spare_buffers_.end()) {
+      spare = std::move(*best);
+      spare_buffers_.erase(best);
+    }
+    spare.Reserve(want);
+    return spare;
   }
 
   Status AppendColumnBuffer(std::unique_ptr<ColumnBuffer> buffer) override {
@@ -447,6 +470,7 @@ class FileWriterImpl final : public FileWriter {
     if (md.dictionary_page_offset) *md.dictionary_page_offset += base;
     col_rg_->columns[static_cast<size_t>(next_leaf_)] = std::move(chunk);
     ++next_leaf_;
+    last_chunk_bytes_[static_cast<size_t>(b->chunk.leaf)] = b->bytes.data.size();
     b->bytes.data.Clear();  // kept for the next buffer: no more are spare than were out at once
     spare_buffers_.push_back(std::move(b->bytes.data));
     return Status::OK();
@@ -644,6 +668,7 @@ class FileWriterImpl final : public FileWriter {
   LeafChunk open_;             // the open column's (open_leaf_ >= 0)
   std::vector<bool> buffered_;  // by leaf: a ColumnBuffer was begun in this row group
   std::vector<Buffer> spare_buffers_;  // appended buffers' memory, emptied, for the next ones
+  std::vector<size_t> last_chunk_bytes_;  // by leaf: its chunk's size in the last buffered row group
   int64_t final_size_ = 0;  // set by Close
   Buffer copy_block_;       // AppendRowGroupCopy's block, allocated on first use
 };

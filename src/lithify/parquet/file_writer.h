@@ -154,7 +154,9 @@ class FileWriter {
   // (BeginColumn), `leaf` is not yet written and has no buffer outstanding. The buffer
   // borrows this writer, which must outlive it and is not to be used otherwise (but by
   // other buffers and BeginColumnBuffer) until the buffer is appended or destroyed.
-  virtual Result<std::unique_ptr<ColumnBuffer>> BeginColumnBuffer(int leaf) = 0;
+  // `size_hint`: the chunk's expected size in bytes (0: unknown), which its memory is
+  // reserved to up front; a wrong hint costs memory or a regrowth, never correctness.
+  virtual Result<std::unique_ptr<ColumnBuffer>> BeginColumnBuffer(int leaf, size_t size_hint = 0) = 0;
   // Appends a finished buffer of this writer as the next leaf's chunk: precondition
   // (InvalidArgument) its leaf is the next leaf in schema order and Finish() returned
   // OK; a buffer's error is returned (and sticky here too).

@@ -83,7 +83,21 @@ constexpr int64_t kMinSliceRows = 1024;
 struct Group {
   std::vector<Part> parts;
   bool copy = false;  // one part, copied without decoding unless the filter drops rows
+  // By output leaf: the compressed bytes its inputs hold for this group (in proportion to
+  // rows for slices), the size a column buffer is reserved to (see WriteLeavesParallel).
+  std::vector<int64_t> leaf_bytes;
 };
+
+// Adds to g.leaf_bytes what `rows` of row group `md`'s chunks hold for each output leaf.
+void AddLeafBytes(const RowGroup& md, const ColumnMap& map, int64_t rows, Group* g) {
+  if (g->leaf_bytes.size() < map.leaves.size()) g->leaf_bytes.resize(map.leaves.size(), 0);
+  for (size_t c = 0; c < map.leaves.size(); ++c) {
+    const int leaf = map.leaves[c].file_leaf;
+    if (leaf < 0 || static_cast<size_t>(leaf) >= md.columns.size() || !md.columns[leaf].meta_data) continue;
+    const int64_t bytes = md.columns[leaf].meta_data->total_compressed_size;
+    g->leaf_bytes[c] += static_cast<int64_t>(static_cast<__int128>(bytes) * rows / std::max<int64_t>(1, md.num_rows));
+  }
+}
 
 Result<std::unique_ptr<FileReader>> OpenInput(io::FileSystem* fs, const std::string& path,
                                               const ReadOptions& ropts, int64_t* size) {
@@ -339,7 +353,10 @@ class Rewriter {
     };
     for (int c = 0; c < leaves; ++c) {
       if (in_flight.size() == window) LITHIFY_RETURN_NOT_OK(append_oldest());
-      LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<ColumnBuffer> buffer, writer_->BeginColumnBuffer(c));
+      // Reserved to its inputs' compressed size: pages copied as stored fill it without
+      // regrowth (each regrowth copies the chunk so far into fresh, page-faulting memory).
+      const auto hint = static_cast<size_t>(c < static_cast<int>(g.leaf_bytes.size()) ? g.leaf_bytes[c] : 0);
+      LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<ColumnBuffer> buffer, writer_->BeginColumnBuffer(c, hint));
       // The slot of leaf c - window, which is appended by now.
       LeafWork* w = &work_[static_cast<size_t>(c) % window];
       w->sink = buffer.get();
@@ -788,6 +805,7 @@ Result<RewriteResult> RewriteInputs(io::FileSystem* fs, std::vector<RewriteInput
         }
         groups.back().parts.push_back({static_cast<int>(i), rg, end - begin, reader->RowGroupFirstRow(rg) + begin,
                                        begin, md.num_rows, slices > 1});
+        AddLeafBytes(md, maps.back(), end - begin, &groups.back());
         group_bytes += part_bytes;
         last_group[i] = static_cast<int>(groups.size()) - 1;
       }

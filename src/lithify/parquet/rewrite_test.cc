@@ -1572,5 +1572,38 @@ TEST_F(ColumnApiTest, ColumnBuffersAppendInLeafOrderOnly) {
   EXPECT_EQ(w3->BeginColumnBuffer(0).status().code(), StatusCode::kInvalidArgument);
 }
 
+TEST_F(ColumnApiTest, BufferSizeHintsChangeNoByte) {
+  Schema s = MustBuild({F::Long("a", false), F::String("b")});
+  RowBatchBuilder b(s);
+  for (int i = 0; i < 5000; ++i) {
+    ASSERT_TRUE(b.Append({V::Int(i * 7919), V::String("value-" + std::to_string(i * 31))}).ok());
+  }
+  RowBatch batch = b.Finish();
+  // Three row groups through buffers with the given hints (0: none, so later row groups
+  // take the last chunk's size; too small; far too big): the same file every time.
+  auto write = [&](size_t hint) {
+    auto w = Open(s);
+    for (int rg = 0; rg < 3; ++rg) {
+      EXPECT_TRUE(w->BeginRowGroup(5000).ok());
+      std::vector<std::unique_ptr<ColumnBuffer>> bufs;
+      for (int c = 0; c < 2; ++c) {
+        auto buf = w->BeginColumnBuffer(c, hint);
+        EXPECT_TRUE(buf.ok());
+        EXPECT_TRUE((*buf)->WriteColumn(batch.columns[c], 5000).ok());
+        EXPECT_TRUE((*buf)->Finish().ok());
+        bufs.push_back(std::move(*buf));
+      }
+      for (auto& buf : bufs) EXPECT_TRUE(w->AppendColumnBuffer(std::move(buf)).ok());
+      EXPECT_TRUE(w->EndRowGroup().ok());
+    }
+    EXPECT_TRUE(w->Close().ok());
+    return FileBytes(fs_.get(), "col.parquet");
+  };
+  const std::string want = write(0);
+  EXPECT_GT(want.size(), 20000u);
+  EXPECT_TRUE(write(16) == want);
+  EXPECT_TRUE(write(size_t{64} << 20) == want);
+}
+
 }  // namespace
 }  // namespace lithify::parquet
