@@ -8,7 +8,6 @@
 #include <new>
 
 #ifdef __linux__
-#include <sys/mman.h>
 #endif
 
 #include "lithify/base/text.h"
@@ -34,33 +33,6 @@ uint64_t GetVarint(const char** pos, const char* end) {
 
 }  // namespace
 
-namespace internal {
-
-namespace {
-constexpr size_t kHugePage = size_t{2} << 20;
-constexpr size_t kLargeBlock = size_t{4} << 20;
-}  // namespace
-
-void* AllocateLarge(size_t bytes) {
-  if (bytes < kLargeBlock) return ::operator new(bytes);
-  const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  void* p = std::aligned_alloc(kHugePage, rounded);
-  if (p == nullptr) throw std::bad_alloc();
-#ifdef __linux__
-  madvise(p, rounded, MADV_HUGEPAGE);  // a hint: without THP it fails harmlessly
-#endif
-  return p;
-}
-
-void FreeLarge(void* p, size_t bytes) {
-  if (bytes < kLargeBlock) {
-    ::operator delete(p);
-  } else {
-    std::free(p);
-  }
-}
-
-}  // namespace internal
 
 // ---- AddFile <-> AddFileView -----------------------------------------------------
 
@@ -626,14 +598,14 @@ struct LiveFileStore::Arena {
   size_t bytes = 0;
 
   ~Arena() {
-    for (const Block& b : blocks) internal::FreeLarge(b.data, b.size);
+    for (const Block& b : blocks) FreeLarge(b.data, b.size);
   }
   char* Allocate(size_t n) {
     if (n > left) {
       size_t next = blocks.empty() ? size_t{64} << 10 : std::min(blocks.back().size * 2, size_t{4} << 20);
       size_t sz = std::max(next, n);
       blocks.reserve(blocks.size() + 1);  // so that push_back cannot throw after allocating
-      Block b{static_cast<char*>(internal::AllocateLarge(sz)), sz};  // not zeroed: every byte is written
+      Block b{static_cast<char*>(AllocateLarge(sz)), sz};  // not zeroed: every byte is written
       blocks.push_back(b);
       pos = b.data;
       left = sz;

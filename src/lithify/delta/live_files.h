@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lithify/base/large_alloc.h"
 #include "lithify/base/result.h"
 #include "lithify/delta/actions.h"
 #include "lithify/delta/deletion_vector.h"
@@ -142,23 +143,6 @@ void EncodeStringMap(std::span<const MapEntryView> entries, bool drop_nulls, std
 
 class LiveFileStore;
 
-namespace internal {
-// std::allocator, except that blocks of 4 MiB or more are 2 MiB-aligned and marked for
-// transparent huge pages (Linux): a million-file store then takes a few hundred page
-// faults instead of tens of thousands (they were 15% of a replay).
-void* AllocateLarge(size_t bytes);
-void FreeLarge(void* p, size_t bytes);
-template <typename T>
-struct LargeAllocator {
-  using value_type = T;
-  LargeAllocator() = default;
-  template <typename U>
-  LargeAllocator(const LargeAllocator<U>&) {}
-  T* allocate(size_t n) { return static_cast<T*>(AllocateLarge(n * sizeof(T))); }
-  void deallocate(T* p, size_t n) { FreeLarge(p, n * sizeof(T)); }
-  friend bool operator==(const LargeAllocator&, const LargeAllocator&) { return true; }
-};
-}  // namespace internal
 
 // Read access to one live file of a LiveFileStore.
 class LiveFileView {
@@ -288,7 +272,7 @@ class LiveFileStore {
   const Record& record(size_t i) const { return records_[i]; }
   const Extra* extra(size_t i) const;
 
-  std::vector<Record, internal::LargeAllocator<Record>> records_;
+  std::vector<Record, LargeAllocator<Record>> records_;
   std::vector<Extra> extras_;
   std::unique_ptr<Arena> arena_;
 };
