@@ -296,6 +296,7 @@ class FileWriterImpl final : public FileWriter {
     for (int i = 0; i < schema_.num_leaves(); ++i) {
       columns_.push_back(std::make_unique<ColumnChunkWriter>(schema_.leaf(i), options_));
     }
+    last_chunk_bytes_.assign(columns_.size(), 0);
   }
 
   ~FileWriterImpl() override {
@@ -425,18 +426,18 @@ class FileWriterImpl final : public FileWriter {
   // not start from a small leaf's spare and regrow by realloc into fresh, page-faulting
   // memory while a big spare holds a small chunk.
   Buffer TakeSpare(int leaf, size_t hint) {
-    if (last_chunk_bytes_.size() != columns_.size()) last_chunk_bytes_.assign(columns_.size(), 0);
     const size_t expected = hint > 0 ? hint : last_chunk_bytes_[static_cast<size_t>(leaf)];
     const size_t want = expected + expected / 8;
-    auto best = spare_buffers_.end();
+    // A spare that fits beats one that does not; among those that fit the smallest, among
+    // the others the largest.
+    auto better = [want](const Buffer& a, const Buffer& b) {
+      const bool a_fits = a.capacity() >= want;
+      if (a_fits != (b.capacity() >= want)) return a_fits;
+      return a_fits ? a.capacity() < b.capacity() : a.capacity() > b.capacity();
+    };
+    auto best = spare_buffers_.begin();
     for (auto it = spare_buffers_.begin(); it != spare_buffers_.end(); ++it) {
-      const bool fits = it->capacity() >= want;
-      if (best == spare_buffers_.end()) {
-        best = it;
-      } else if (fits ? (best->capacity() < want || it->capacity() < best->capacity())
-                      : (best->capacity() < want && it->capacity() > best->capacity())) {
-        best = it;
-      }
+      if (better(*it, *best)) best = it;
     }
     Buffer spare;
     if (best != spare_buffers_.end()) {

@@ -785,6 +785,7 @@ Result<RewriteResult> RewriteInputs(io::FileSystem* fs, std::vector<RewriteInput
         groups.back().copy = true;
         groups.back().parts.push_back(
             {static_cast<int>(i), rg, md.num_rows, reader->RowGroupFirstRow(rg), 0, md.num_rows, false});
+        AddLeafBytes(md, maps.back(), md.num_rows, &groups.back());  // for when a row filter re-encodes it
         last_group[i] = static_cast<int>(groups.size()) - 1;
         continue;
       }
