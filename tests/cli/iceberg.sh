@@ -19,6 +19,18 @@ for c in scan files diagnose "describe detail" "describe history"; do
   expect "$ERR" 'neither a Delta table .* nor an Iceberg table' "$c names both formats"
 done
 
+# Maintenance goes through the format seam (formats/open_table.h): an Iceberg table is
+# refused naming the format, not reported as a folder without a Delta log, and the
+# corpus table is untouched (its listing before and after is the same).
+before=$(find "$EQ" -type f | sort | xargs -d '\n' md5sum)
+for c in optimize "optimize --dry-run" "reorg --purge"; do
+  run 1 "$c on an Iceberg table" -- "$LITHIFY" $c "$EQ"
+  expect "$ERR" 'of Apache Iceberg tables is not implemented yet' "$c names the format"
+  reject "$ERR" '_delta_log' "$c does not speak of a Delta log"
+done
+after=$(find "$EQ" -type f | sort | xargs -d '\n' md5sum)
+[[ $before == "$after" ]] && echo "ok: the Iceberg table is unchanged" || { echo "FAIL: the Iceberg table changed"; fail=1; }
+
 # Equality deletes applied through sequence numbers: 2 live rows of 6 inserted.
 run 0 'scan an Iceberg table' -- "$LITHIFY" scan "$EQ" "${MAP[@]}"
 [[ $(wc -l < "$OUT") == 2 ]] || { echo "FAIL: scan returned $(wc -l < "$OUT") rows, wanted 2"; fail=1; }

@@ -163,8 +163,8 @@ Status RunDiagnose(const DiagnoseFlags& f, const Context& ctx) {
   }
   o.autotune = f.autotune;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat format, DetectFormat(loc, f.ice, false));
-  if (format == commands::TableFormat::kIceberg) return RunIcebergDiagnose(f, o, ctx, loc);
+  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat format, DetectFormat(loc, f.ice, false));
+  if (format == formats::TableFormat::kIceberg) return RunIcebergDiagnose(f, o, ctx, loc);
   LITHIFY_ASSIGN_OR_RETURN(commands::Diagnosis d, commands::Diagnose(loc.fs(), loc.path(), o));
   if (ctx.json) {
     LITHIFY_RETURN_NOT_OK(WriteStdout(

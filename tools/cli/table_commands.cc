@@ -73,7 +73,7 @@ Result<iceberg::SnapshotSelector> ToSelector(const VersionFlags& v, const Iceber
 }
 
 // The table's format, refusing flags of the other one.
-Result<commands::TableFormat> Format(const OpenedLocation& loc, const IcebergFlags& ice, const VersionFlags& v) {
+Result<formats::TableFormat> Format(const OpenedLocation& loc, const IcebergFlags& ice, const VersionFlags& v) {
   return DetectFormat(loc, ice, v.version_given);
 }
 
@@ -126,25 +126,20 @@ Status RenderCount(int64_t rows, const Context& ctx) {
   return WriteStdout(fmt::format("{}\n", rows));
 }
 
-Status RunIcebergScan(const ScanFlags& f, const Context& ctx, const OpenedLocation& loc, parquet::RowFormat format) {
-  commands::IcebergScanOptions opts;
-  LITHIFY_ASSIGN_OR_RETURN(opts.read.snapshot, ToSelector(f.version, f.ice));
-  opts.read.location_map = f.ice.location_map;
-  opts.where = f.where;
-  opts.columns = f.columns;
-  opts.limit = f.limit_given ? f.limit : -1;
-  opts.count_only = f.count;
-  opts.prune_files = !f.no_skipping;
-  std::unique_ptr<commands::ScanSink> sink = commands::NewRenderSink(format, WriteStdout);
-  Result<commands::ScanResult> r = commands::ScanIceberg(loc.fs(), loc.path(), opts, sink.get());
-  if (!r.ok()) return MapPredicateError(r.status());
-  if (f.count) LITHIFY_RETURN_NOT_OK(RenderCount(r->rows, ctx));
-  return FlushStdout();
+// Iceberg's snapshot selector as the neutral one (delta::VersionSpec is it already).
+table::VersionSelector FromIceberg(const iceberg::SnapshotSelector& s) {
+  switch (s.kind) {
+    case iceberg::SnapshotSelector::Kind::kCurrent: return table::VersionSelector::Latest();
+    case iceberg::SnapshotSelector::Kind::kId: return table::VersionSelector::AtVersion(s.snapshot_id);
+    case iceberg::SnapshotSelector::Kind::kTimestamp: return table::VersionSelector::AtTimestamp(s.timestamp_ms);
+    case iceberg::SnapshotSelector::Kind::kRef: return table::VersionSelector::Ref(s.ref);
+  }
+  return table::VersionSelector::Latest();
 }
 
 Status RunScan(const ScanFlags& f, const Context& ctx) {
   commands::ScanOptions opts;
-  LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
+  LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec delta_version, ToVersionSpec(f.version));
   LITHIFY_ASSIGN_OR_RETURN(parquet::RowFormat format,
                            CheckRowOutputFlags(f.format, f.limit_given, f.limit, f.columns));
   opts.where = f.where;
@@ -153,8 +148,16 @@ Status RunScan(const ScanFlags& f, const Context& ctx) {
   opts.count_only = f.count;
   opts.prune_files = !f.no_skipping;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
-  if (table_format == commands::TableFormat::kIceberg) return RunIcebergScan(f, ctx, loc, format);
+  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
+  opts.format = table_format;
+  if (table_format == formats::TableFormat::kIceberg) {
+    LITHIFY_ASSIGN_OR_RETURN(iceberg::SnapshotSelector selector, ToSelector(f.version, f.ice));
+    opts.version = FromIceberg(selector);
+    opts.location_map = f.ice.location_map;
+  } else {
+    opts.version = delta_version;
+  }
+  // One scan for both formats (commands/scan.h over the format's table::TableScan).
   std::unique_ptr<commands::ScanSink> sink = commands::NewRenderSink(format, WriteStdout);
   Result<commands::ScanResult> r = commands::Scan(loc.fs(), loc.path(), opts, sink.get());
   if (!r.ok()) return MapPredicateError(r.status());
@@ -213,8 +216,8 @@ Status RunFiles(const FilesFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
   opts.where = f.where;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
-  if (table_format == commands::TableFormat::kIceberg) return RunIcebergFiles(f, ctx, loc);
+  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
+  if (table_format == formats::TableFormat::kIceberg) return RunIcebergFiles(f, ctx, loc);
   Result<commands::FilesReport> r = commands::ListFiles(loc.fs(), loc.path(), opts);
   if (!r.ok()) return MapPredicateError(r.status());
   const commands::FilesReport& rep = *r;
@@ -328,8 +331,8 @@ Status RunIcebergHistory(const DescribeFlags& f, const Context& ctx, const Opene
 
 Status RunDetail(const DescribeFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
-  if (table_format == commands::TableFormat::kIceberg) return RunIcebergDetail(f, ctx, loc);
+  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
+  if (table_format == formats::TableFormat::kIceberg) return RunIcebergDetail(f, ctx, loc);
   LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec spec, ToVersionSpec(f.version));
   // The process exits after printing: the snapshot (hundreds of MB for a million files)
   // is left to the OS instead of being freed block by block (reachable, so no leak report).
@@ -352,8 +355,8 @@ Status RunDetail(const DescribeFlags& f, const Context& ctx) {
 Status RunHistory(const DescribeFlags& f, const Context& ctx) {
   if (f.limit_given && f.limit < 0) return UsageError("--limit must be non-negative, not {}", f.limit);
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat table_format, Format(loc, f.ice, f.version));
-  if (table_format == commands::TableFormat::kIceberg) return RunIcebergHistory(f, ctx, loc);
+  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
+  if (table_format == formats::TableFormat::kIceberg) return RunIcebergHistory(f, ctx, loc);
   LITHIFY_ASSIGN_OR_RETURN(std::vector<commands::HistoryEntry> h,
                            commands::DescribeHistory(loc.fs(), loc.path(), f.limit_given ? f.limit : -1));
   if (ctx.json) {

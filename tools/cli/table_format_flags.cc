@@ -21,10 +21,10 @@ void ReadIcebergFlags(CLI::App* cmd, IcebergFlags* f) {
   f->ref_given = given("--ref");
 }
 
-Result<commands::TableFormat> DetectFormat(const OpenedLocation& loc, const IcebergFlags& f,
+Result<formats::TableFormat> DetectFormat(const OpenedLocation& loc, const IcebergFlags& f,
                                            bool delta_version_given) {
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableFormat format, commands::DetectTableFormat(loc.fs(), loc.path()));
-  if (format == commands::TableFormat::kDelta) {
+  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat format, formats::DetectTableFormat(loc.fs(), loc.path()));
+  if (format == formats::TableFormat::kDelta) {
     if (f.snapshot_given) return UsageError("--snapshot-id is for Iceberg tables; this is a Delta table: use --version");
     if (f.ref_given) return UsageError("--ref is for Iceberg tables; this is a Delta table: use --version");
     if (!f.location_map.empty()) return UsageError("--location-map is for Iceberg tables; this is a Delta table");

@@ -2,7 +2,7 @@
 // --location-map), and the format detection every read-side command runs first.
 //
 // Delta and Iceberg tables are told apart by what the location holds
-// (commands::DetectTableFormat); the Iceberg-only flags on a Delta table, and Delta's
+// (formats::DetectTableFormat); the Iceberg-only flags on a Delta table, and Delta's
 // --version on an Iceberg table, are usage errors that say which flag fits instead.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "lithify/base/result.h"
-#include "lithify/commands/table_format.h"
+#include "lithify/formats/table_format.h"
 #include "lithify/iceberg/metadata.h"
 #include "tools/cli/storage.h"
 
@@ -36,7 +36,7 @@ void ReadIcebergFlags(CLI::App* cmd, IcebergFlags* f);
 // Detects the format of the opened location and refuses flags of the other format.
 // `delta_version_given`: Delta's --version was given. `timestamp_given` is allowed for
 // both.
-Result<commands::TableFormat> DetectFormat(const OpenedLocation& loc, const IcebergFlags& f,
+Result<formats::TableFormat> DetectFormat(const OpenedLocation& loc, const IcebergFlags& f,
                                            bool delta_version_given);
 
 // The Iceberg snapshot selector from the flags; `timestamp_ms` from --timestamp.

@@ -1,126 +1,15 @@
 #include "lithify/commands/cluster.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
 #include "lithify/base/uuid.h"
-#include "lithify/delta/data_writer.h"
-#include "lithify/delta/ddl.h"
-#include "lithify/delta/maintenance_policy.h"
-#include "lithify/delta/stats_writer.h"
 #include "lithify/planner/clustering.h"
 
 namespace lithify::commands {
 
-namespace {
-
-std::vector<std::string> SplitDotted(const std::string& s) {
-  std::vector<std::string> parts;
-  size_t p = 0;
-  while (true) {
-    size_t d = s.find('.', p);
-    parts.push_back(s.substr(p, d == std::string::npos ? std::string::npos : d - p));
-    if (d == std::string::npos) break;
-    p = d + 1;
-  }
-  return parts;
-}
-
-std::string Dotted(const std::vector<std::string>& path) {
-  std::string s;
-  for (const std::string& p : path) s += (s.empty() ? "" : ".") + p;
-  return s;
-}
-
-bool IsClusteredTable(const delta::Snapshot& snap) {
-  return snap.protocol().HasWriterFeature("clustering") && !delta::ClusteringColumnsOf(snap).empty();
-}
-
-// Delta's validateZorderByColumns.
-Status ValidateZOrderColumns(const delta::Snapshot& snap, const std::vector<std::vector<std::string>>& paths) {
-  const std::string& root = snap.table_root();
-  LITHIFY_ASSIGN_OR_RETURN(parquet::Schema file_schema,
-                           delta::BuildDataFileSchema(delta::WriteContext::FromSnapshot(snap)));
-  LITHIFY_ASSIGN_OR_RETURN(std::shared_ptr<const delta::StatsPlan> stats,
-                           delta::StatsPlan::Make(snap.schema(), snap.partition_columns(), snap.column_mapping_mode(),
-                                                  snap.properties(), file_schema));
-  for (const std::vector<std::string>& path : paths) {
-    const std::string name = Dotted(path);
-    if (path.size() == 1) {
-      for (const std::string& p : snap.partition_columns()) {
-        if (AsciiLower(p) == AsciiLower(path[0])) {
-          return Status::InvalidArgument(
-              "DELTA_ZORDERING_ON_PARTITION_COLUMN: {}: '{}' is a partition column; Z-ordering works within "
-              "partitions, only on data columns",
-              root, name);
-        }
-      }
-    }
-    Result<delta::PhysicalColumn> pc = delta::ResolvePhysicalColumn(snap.schema(), path, snap.column_mapping_mode());
-    if (!pc.ok()) {
-      if (pc.status().IsNotFound()) {
-        return Status::InvalidArgument("DELTA_ZORDERING_COLUMN_DOES_NOT_EXIST: {}: column '{}' does not exist in the "
-                                       "table schema",
-                                       root, name);
-      }
-      return pc.status();
-    }
-    bool has_stats = false;
-    for (const delta::StatsPlan::Column& c : stats->columns()) has_stats = has_stats || c.physical_path == pc->path;
-    if (!has_stats) {
-      return Status::InvalidArgument(
-          "DELTA_ZORDERING_ON_COLUMN_WITHOUT_STATS: {}: Z-ordering on '{}' is ineffective: the table collects no "
-          "statistics for it (delta.dataSkippingNumIndexedCols / delta.dataSkippingStatsColumns)",
-          root, name);
-    }
-  }
-  return Status::OK();
-}
-
-}  // namespace
-
-Result<ClusteringRequest> ResolveClustering(const delta::Snapshot& snap, const OptimizeSpec& spec) {
-  ClusteringRequest req;
-  const std::string& root = snap.table_root();
-  if (IsClusteredTable(snap)) {
-    if (!spec.where.empty()) {
-      return Status::InvalidArgument(
-          "DELTA_CLUSTERING_WITH_PARTITION_PREDICATE: {}: OPTIMIZE on a clustered table cannot take a predicate "
-          "(--where)",
-          root);
-    }
-    if (!spec.zorder_by.empty()) {
-      return Status::InvalidArgument(
-          "DELTA_CLUSTERING_WITH_ZORDER_BY: {}: OPTIMIZE on a clustered table cannot take --zorder-by; it clusters "
-          "by the table's clustering columns",
-          root);
-    }
-    req.mode = planner::PlanMode::kLiquid;
-    req.paths = delta::ClusteringColumnsOf(snap);
-    for (const auto& p : req.paths) req.columns.push_back(Dotted(p));
-    return req;
-  }
-  if (spec.full) {
-    return Status::InvalidArgument(
-        "DELTA_OPTIMIZE_FULL_NOT_SUPPORTED: {}: OPTIMIZE FULL is only supported on clustered tables with clustering "
-        "columns",
-        root);
-  }
-  if (spec.zorder_by.empty()) return req;
-  if (spec.reorg_purge) return Status::InvalidArgument("{}: REORG does not take --zorder-by", root);
-  for (const std::string& c : spec.zorder_by) {
-    if (c.empty()) return Status::InvalidArgument("{}: an empty --zorder-by column name", root);
-    req.paths.push_back(SplitDotted(c));
-    req.columns.push_back(c);
-  }
-  LITHIFY_RETURN_NOT_OK(ValidateZOrderColumns(snap, req.paths));
-  req.mode = planner::PlanMode::kZOrder;
-  return req;
-}
-
-Result<planner::Plan> PlanClustering(const std::vector<table::FileEntry>& files, const ClusteringRequest& request,
+Result<planner::Plan> PlanClustering(const exec::RewriteTarget& target, const ClusteringRequest& request,
                                      const OptimizeSpec& spec, int64_t max_file_size,
                                      const std::string& target_size_source,
                                      std::function<bool(const table::FileEntry&)> in_scope,
@@ -133,7 +22,7 @@ Result<planner::Plan> PlanClustering(const std::vector<table::FileEntry>& files,
     zo.in_scope = std::move(in_scope);
     zo.scope_description = spec.where;
     zo.target_size_source = target_size_source;
-    return planner::PlanZOrder(files, zo, log);
+    return planner::PlanZOrder(target.files(), zo, log);
   }
   planner::LiquidOptions lo;
   lo.clustering_columns = request.columns;
@@ -143,31 +32,17 @@ Result<planner::Plan> PlanClustering(const std::vector<table::FileEntry>& files,
   lo.full = spec.full;
   lo.batch_size = spec.batch_size;
   lo.target_size_source = target_size_source;
-  return planner::PlanLiquid(delta::DeltaPolicy(), files, lo, log);
+  return planner::PlanLiquid(target.policy(), target.files(), lo, log);
 }
 
-Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::BinIo* inner,
-                                                                const parquet::Schema* file_schema,
-                                                                const delta::Snapshot& snap,
+Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::RewriteTarget& target,
                                                                 const ClusteringRequest& request,
                                                                 const OptimizeSpec& spec, int threads) {
   exec::ClusterOptions co;
   co.curve = planner::CurveFor(request.mode, request.columns.size());
-  co.schema = file_schema;
-  for (const std::vector<std::string>& path : request.paths) {
-    LITHIFY_ASSIGN_OR_RETURN_CTX(delta::PhysicalColumn pc,
-                                 delta::ResolvePhysicalColumn(snap.schema(), path, snap.column_mapping_mode()),
-                                 "{}: clustering column '{}'", snap.table_root(), Dotted(path));
-    int leaf = -1;
-    for (int l = 0; l < file_schema->num_leaves(); ++l) {
-      if (file_schema->leaf(l).path == pc.path) leaf = l;
-    }
-    if (leaf < 0 || file_schema->leaf(leaf).max_rep > 0) {
-      return Status::InvalidArgument("{}: clustering column '{}' is not a primitive data column outside lists and maps",
-                                     snap.table_root(), Dotted(path));
-    }
-    co.columns.push_back(leaf);
-  }
+  co.schema = &target.file_schema();
+  LITHIFY_ASSIGN_OR_RETURN(co.columns, target.ClusteringLeaves(request));
+  LITHIFY_ASSIGN_OR_RETURN(exec::BinIo * inner, target.bin_io({}));
   // The budget is the whole run's: each running bin gets its share.
   co.sort.memory_budget = std::max<int64_t>(1, spec.clustering_memory_budget / std::max(1, threads));
   co.sort.spill_dir = spec.spill_dir;
@@ -179,15 +54,10 @@ int64_t ClusteringOutputRowGroupBytes(const OptimizeSpec& spec, int threads) {
   return std::clamp<int64_t>(share / 4, int64_t{1} << 20, int64_t{128} << 20);
 }
 
-std::string TagLiquidOutputs(const std::vector<std::string>& columns, int plan_bin, std::vector<table::AddedFile>* adds,
-                             planner::DecisionLog* log) {
+std::string TagLiquidOutputs(const exec::RewriteTarget& target, const std::vector<std::string>& columns, int plan_bin,
+                             std::vector<table::AddedFile>* adds, planner::DecisionLog* log) {
   const std::string cube = NewUuid();
-  const std::string zorder_by = delta::ZCubeZOrderByValue(columns);
-  for (table::AddedFile& a : *adds) {
-    a.clustering_provider = delta::kLiquidClusteringProvider;
-    a.tags[delta::kZCubeIdTag] = cube;
-    a.tags[delta::kZCubeZOrderByTag] = zorder_by;
-  }
+  target.TagClusteredOutputs(columns, cube, adds);
   if (log != nullptr) {
     for (planner::BinDecision& b : log->bins) {
       if (b.plan_bin_id == plan_bin) {

@@ -16,6 +16,7 @@
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/data_writer.h"
 #include "lithify/delta/deletion_vector.h"
+#include "lithify/delta/scan_plan.h"
 #include "lithify/delta/stats.h"
 #include "lithify/delta/write_gate.h"
 #include "lithify/expr/batch_eval.h"
@@ -26,6 +27,15 @@
 #include "lithify/io/uri.h"
 
 namespace lithify::commands {
+
+// Delete judges files with Delta's scan planning (delta/scan_plan.h).
+using delta::FileDecision;
+using delta::FileJudge;
+using delta::KeptFiles;
+using delta::PlanKeptFiles;
+using delta::PrepareScan;
+using delta::ScanContext;
+using table::FileVerdict;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Delete: removes the rows of a Delta table that match a predicate, as Delta's DELETE
 // does, in one commit.
 //
-//   Load the latest snapshot -> bind the predicate (scan.h PrepareScan: logical names,
+//   Load the latest snapshot -> bind the predicate (delta/scan_plan.h PrepareScan: logical names,
 //   partition columns included) -> skip files by partition values and statistics
 //   (PlanScan) -> per remaining file, one row group at a time, read the predicate
 //   columns with the file's current deletion vector applied and collect the physical

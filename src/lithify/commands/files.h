@@ -17,10 +17,19 @@
 
 #include "lithify/base/result.h"
 #include "lithify/commands/scan.h"
+#include "lithify/delta/scan_plan.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/io/filesystem.h"
 
 namespace lithify::commands {
+
+// Delta's scan planning (delta/scan_plan.h) explains every file.
+using delta::FileDecision;
+using delta::PlanScan;
+using delta::PrepareScan;
+using delta::ScanContext;
+using table::FileVerdict;
+using table::FileVerdictName;
 
 struct FilesOptions {
   delta::VersionSpec version;

@@ -10,6 +10,7 @@
 #include "lithify/expr/batch_eval.h"
 #include "lithify/expr/bound.h"
 #include "lithify/iceberg/reader.h"
+#include "lithify/iceberg/table_scan.h"
 
 namespace lithify::commands {
 
@@ -17,89 +18,7 @@ using nlohmann::ordered_json;
 
 namespace {
 
-// The location map and the table; the FileSystem is borrowed (the caller's location
-// outlives every command), hence the aliasing pointer that owns nothing.
-Result<std::shared_ptr<const iceberg::IcebergTable>> Open(io::FileSystem* fs, const std::string& location,
-                                                          const std::vector<std::string>& map) {
-  LITHIFY_ASSIGN_OR_RETURN(iceberg::LocationMap locations, iceberg::LocationMap::Parse(map));
-  std::shared_ptr<io::FileSystem> borrowed(std::shared_ptr<void>(), fs);
-  return iceberg::IcebergTable::Open(std::move(borrowed), location, iceberg::OpenOptions{std::move(locations)});
-}
-
-Result<expr::Expr> ParsePredicate(const std::string& where) {
-  Result<expr::Expr> e = expr::Parse(where);
-  if (!e.ok()) return Status::InvalidArgument("predicate: {}", e.status().message());
-  return e;
-}
-
 std::string TimestampText(int64_t ms) { return IsoTimestampMicrosText(ms * 1000, true); }
-
-// What a scan reads of each data file: the output leaves of the projection and of the
-// predicate, and where the predicate's columns sit in the batch.
-struct Projection {
-  std::vector<int> fields;       // top-level output nodes to render
-  std::vector<int> leaves;       // output leaves the reader reads, in batch order
-  size_t projected = 0;          // leaves[0, projected) are rendered
-  std::optional<expr::BoundExpr> predicate;
-  std::vector<expr::BatchColumn> predicate_columns;
-};
-
-int TopLevelAncestor(const parquet::Schema& s, int node) {
-  while (s.node(node).parent > 0) node = s.node(node).parent;
-  return node;
-}
-
-Status AddColumns(const parquet::Schema& s, const std::vector<std::string>& columns, Projection* p) {
-  std::set<int> fields;
-  if (columns.empty()) {
-    p->fields = s.top_level_fields();
-    for (int i = 0; i < s.num_leaves(); ++i) p->leaves.push_back(i);
-  } else {
-    std::set<int> leaves;
-    for (const std::string& c : columns) {
-      Result<int> node = s.FindNode(c);
-      if (!node.ok()) return Status::InvalidArgument("columns: unknown column '{}'", c);
-      fields.insert(TopLevelAncestor(s, *node));
-      for (int leaf : s.LeavesUnder(*node)) leaves.insert(leaf);
-    }
-    // Rendered in schema order, as Delta's scan does.
-    for (int f : s.top_level_fields()) {
-      if (fields.count(f)) p->fields.push_back(f);
-    }
-    p->leaves.assign(leaves.begin(), leaves.end());
-  }
-  p->projected = p->leaves.size();
-  return Status::OK();
-}
-
-// Binds `where` against the output's flat primitive leaves (the batch evaluator's
-// domain) and adds the leaves it needs to the read.
-Status AddPredicate(const parquet::Schema& s, const std::string& where, Projection* p) {
-  if (where.empty()) return Status::OK();
-  LITHIFY_ASSIGN_OR_RETURN(expr::Expr e, ParsePredicate(where));
-  std::vector<expr::BoundColumn> cols;
-  std::map<std::vector<std::string>, int> leaf_of;
-  for (int i = 0; i < s.num_leaves(); ++i) {
-    const parquet::ColumnDescriptor& d = s.leaf(i);
-    if (d.max_rep > 0) continue;
-    Result<expr::DataType> t = expr::LogicalTypeOf(d);
-    if (!t.ok()) continue;
-    cols.push_back({d.path, *t});
-    leaf_of[d.path] = i;
-  }
-  Result<expr::BoundExpr> bound = expr::Bind(e, expr::ResolverFromColumns(std::move(cols)));
-  if (!bound.ok()) return Status::InvalidArgument("predicate: {}", bound.status().message());
-  for (const expr::BoundColumn& c : bound->columns()) {
-    const int leaf = leaf_of.at(c.path);
-    auto it = std::find(p->leaves.begin(), p->leaves.end(), leaf);
-    int index = static_cast<int>(it - p->leaves.begin());
-    if (it == p->leaves.end()) p->leaves.push_back(leaf);
-    LITHIFY_ASSIGN_OR_RETURN(expr::BatchColumn bc, expr::DescribeLeaf(s.leaf(leaf), index));
-    p->predicate_columns.push_back(bc);
-  }
-  p->predicate = std::move(*bound);
-  return Status::OK();
-}
 
 ordered_json PartitionJson(const iceberg::TableMetadata& m, const iceberg::PlannedFile& f) {
   ordered_json out = ordered_json::object();
@@ -142,79 +61,23 @@ int64_t NowMs() {
 
 Result<std::shared_ptr<const iceberg::IcebergTable>> OpenIcebergTable(io::FileSystem* fs, const std::string& location,
                                                                       const std::vector<std::string>& location_map) {
-  return Open(fs, location, location_map);
-}
-
-Result<ScanResult> ScanIceberg(io::FileSystem* fs, const std::string& location, const IcebergScanOptions& options,
-                               ScanSink* sink) {
-  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.read.location_map));
-  LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.read.snapshot));
-  // The row-lineage metadata columns are read only when named (as engines expose them).
-  const bool lineage = std::any_of(options.columns.begin(), options.columns.end(), [](const std::string& c) {
-    return c == iceberg::kRowIdColumn || c == iceberg::kLastUpdatedSequenceNumberColumn;
-  });
-  Result<std::unique_ptr<iceberg::IcebergLiveRows>> made = iceberg::IcebergLiveRows::Make(table, snap, lineage);
-  if (!made.ok() && lineage && made.status().code() == StatusCode::kInvalidArgument) {
-    return Status::InvalidArgument("columns: {}", made.status().message());
-  }
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<iceberg::IcebergLiveRows> rows, std::move(made));
-  const parquet::Schema& schema = rows->schema();
-  Projection proj;
-  LITHIFY_RETURN_NOT_OK(AddColumns(schema, options.columns, &proj));
-  // A count reads one leaf at least: live rows come from the deletes, not the values.
-  if (options.count_only && options.columns.empty()) {
-    proj.leaves.resize(std::min<size_t>(proj.leaves.size(), 1));
-    proj.projected = proj.leaves.size();
-  }
-  LITHIFY_RETURN_NOT_OK(AddPredicate(schema, options.where, &proj));
-  iceberg::PlanOptions plan;
-  if (options.prune_files && !options.where.empty()) {
-    LITHIFY_ASSIGN_OR_RETURN(plan.where, ParsePredicate(options.where));
-  }
-  if (sink != nullptr && !options.count_only) LITHIFY_RETURN_NOT_OK(sink->Begin(schema, proj.fields));
-
-  // Planning is Iceberg's (manifests, delete index, skipping); reading is the scan loop
-  // both formats share (ScanLiveFile over the live-rows primitive).
-  LiveScan live;
-  live.leaves = proj.leaves;
-  for (size_t i = 0; i < proj.leaves.size(); ++i) live.rendered.push_back(i < proj.projected);
-  live.predicate = proj.predicate ? &*proj.predicate : nullptr;
-  live.predicate_columns = proj.predicate_columns;
-  live.render = sink != nullptr && !options.count_only;
-  ScanResult result;
-  int64_t remaining = options.limit;  // < 0: unlimited
-  iceberg::PlanStats stats;
-  Status st = table->PlanFiles(
-      snap, plan,
-      [&](iceberg::PlannedFile&& f) -> Status {
-        if (remaining == 0) return Status::OK();
-        ++result.files_read;
-        const iceberg::IcebergLiveFile file = rows->Describe(std::move(f));
-        LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> reader, rows->Open(file, live.leaves));
-        return ScanLiveFile(reader.get(), file.path, live, &remaining, sink, &result);
-      },
-      &stats);
-  LITHIFY_RETURN_NOT_OK(st);
-  result.files_total = stats.data_files;
-  result.files_skipped_stats = stats.skipped_files;
-  return result;
+  return iceberg::OpenIcebergTable(fs, location, location_map);
 }
 
 Result<IcebergFilesReport> ListIcebergFiles(io::FileSystem* fs, const std::string& location,
                                             const IcebergReadOptions& options, const std::string& where) {
-  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.location_map));
+  LITHIFY_ASSIGN_OR_RETURN(auto table, iceberg::OpenIcebergTable(fs, location, options.location_map));
   LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.snapshot));
   IcebergFilesReport r;
   r.metadata_path = table->metadata_path();
   if (snap != nullptr) r.snapshot_id = snap->snapshot_id;
   iceberg::PlanOptions plan;
   if (!where.empty()) {
-    LITHIFY_ASSIGN_OR_RETURN(expr::Expr e, ParsePredicate(where));
+    LITHIFY_ASSIGN_OR_RETURN(expr::Expr e, iceberg::ParseScanPredicate(where));
     // Bind once up front so a bad predicate is a usage error even on an empty table.
     LITHIFY_ASSIGN_OR_RETURN(iceberg::OutputSchema out,
                              iceberg::OutputSchema::Build(table->metadata().current_schema()));
-    Projection probe;
-    LITHIFY_RETURN_NOT_OK(AddPredicate(out.schema(), where, &probe));
+    LITHIFY_RETURN_NOT_OK(iceberg::CheckScanPredicate(out.schema(), where));
     r.predicate = expr::ToString(e);
     plan.where = std::move(e);
     plan.skipped = [&r](iceberg::PlannedFile&& f, std::string reason) -> Status {
@@ -348,7 +211,7 @@ std::unordered_set<int64_t> CurrentAncestors(const iceberg::TableMetadata& m) {
 
 Result<ordered_json> DescribeIcebergDetail(io::FileSystem* fs, const std::string& location,
                                            const IcebergReadOptions& options) {
-  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.location_map));
+  LITHIFY_ASSIGN_OR_RETURN(auto table, iceberg::OpenIcebergTable(fs, location, options.location_map));
   LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.snapshot));
   const iceberg::TableMetadata& m = table->metadata();
   int64_t files = 0, bytes = 0, records = 0;
@@ -392,7 +255,7 @@ Result<ordered_json> DescribeIcebergDetail(io::FileSystem* fs, const std::string
 
 Result<ordered_json> DescribeIcebergHistory(io::FileSystem* fs, const std::string& location,
                                             const std::vector<std::string>& location_map, int64_t limit) {
-  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, location_map));
+  LITHIFY_ASSIGN_OR_RETURN(auto table, iceberg::OpenIcebergTable(fs, location, location_map));
   const iceberg::TableMetadata& m = table->metadata();
   std::vector<const iceberg::Snapshot*> snaps;
   for (const iceberg::Snapshot& s : m.snapshots) snaps.push_back(&s);
@@ -463,7 +326,7 @@ std::vector<const iceberg::Snapshot*> ExpirableSnapshots(const iceberg::TableMet
 
 Result<ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& location,
                                      const IcebergDiagnoseOptions& options) {
-  LITHIFY_ASSIGN_OR_RETURN(auto table, Open(fs, location, options.location_map));
+  LITHIFY_ASSIGN_OR_RETURN(auto table, iceberg::OpenIcebergTable(fs, location, options.location_map));
   const iceberg::TableMetadata& m = table->metadata();
   const iceberg::Snapshot* snap = m.CurrentSnapshot();
   const int64_t now = options.now_ms != 0 ? options.now_ms : NowMs();

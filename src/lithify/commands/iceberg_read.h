@@ -1,24 +1,20 @@
-// The read-side commands on Apache Iceberg tables: scan, files, describe detail|history
-// and diagnose, over the iceberg/ module (metadata, manifests, planning with deletes,
-// live rows by field id).
+// The read-side commands on Apache Iceberg tables that are still Iceberg's own: files,
+// describe detail|history and diagnose, over the iceberg/ module (metadata, manifests,
+// planning with deletes). Scan is no longer here: commands/scan.h runs one scan for both
+// formats over table::TableScan (Iceberg's: iceberg/table_scan.h).
 //
-// These are the Iceberg halves of commands whose Delta halves live in scan.h, files.h,
-// describe.h and diagnose.h; the CLI picks one by DetectTableFormat (table_format.h).
-// They share the output vocabulary with Delta where it is neutral (ScanSink and
-// ScanResult, the files verdicts "kept" / "skipped-stats") and use Iceberg's own field
-// names where Iceberg has them (format-version, current-snapshot-id, file_path,
-// record_count, ...). Scan already reads through the format-neutral seam (table/
-// live_rows.h: iceberg::IcebergLiveRows, and scan.h's ScanLiveFile, the per-file loop
-// Delta's scan runs too); its planning (manifests, delete index, skipping) and files,
-// describe and diagnose are still Iceberg's own. This file is the only place commands/
-// speaks Iceberg.
+// These are the Iceberg halves of commands whose Delta halves live in files.h,
+// describe.h and diagnose.h; the CLI picks one by DetectTableFormat (formats/table_format.h).
+// They share the output vocabulary with Delta where it is neutral (the files verdicts
+// "kept" / "skipped-stats") and use Iceberg's own field names where Iceberg has them
+// (format-version, current-snapshot-id, file_path, record_count, ...). This file is the
+// only place commands/ speaks Iceberg.
 //
 // Snapshot selection: current, by snapshot id, by ref (branch or tag) or as of a time
 // (the snapshot log). Every path the metadata records goes through the location map
 // ("FROM=TO" rewrites, iceberg/location.h).
 //
-// Memory: scan streams one row group of one data file at a time (plus that file's
-// deletes); files and diagnose hold one small record per live data file; describe reads
+// Memory: files and diagnose hold one small record per live data file; describe reads
 // only the metadata file. No command writes anything.
 #pragma once
 
@@ -31,7 +27,6 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/result.h"
-#include "lithify/commands/scan.h"
 #include "lithify/iceberg/table.h"
 #include "lithify/io/filesystem.h"
 
@@ -47,21 +42,6 @@ struct IcebergReadOptions {
 Result<std::shared_ptr<const iceberg::IcebergTable>> OpenIcebergTable(io::FileSystem* fs,
                                                                       const std::string& location,
                                                                       const std::vector<std::string>& location_map);
-
-struct IcebergScanOptions {
-  IcebergReadOptions read;
-  std::string where;                 // predicate text; empty = every row
-  std::vector<std::string> columns;  // "a", "s.b"; empty = all
-  int64_t limit = -1;                // < 0: no limit
-  bool count_only = false;
-  bool prune_files = true;           // false: read every live file, filter rows only
-};
-
-// Streams the live rows of the selected snapshot in the current schema through `sink`
-// (null for count_only). A bad predicate is InvalidArgument prefixed "predicate: ", an
-// unknown column "columns: " (usage errors at the CLI), as for Delta.
-Result<ScanResult> ScanIceberg(io::FileSystem* fs, const std::string& location, const IcebergScanOptions& options,
-                               ScanSink* sink);
 
 struct IcebergFileRow {
   iceberg::PlannedFile file;

@@ -9,6 +9,7 @@
 
 #include "lithify/base/base64.h"
 #include "lithify/base/civil_time.h"
+#include "lithify/base/decimal_text.h"
 #include "lithify/base/macros.h"
 #include "lithify/base/utf8.h"
 
@@ -93,60 +94,7 @@ Result<double> ParseFloatText(std::string_view text, bool is_float, bool quoted)
 
 // Declared in ingest.h: scan skipping reads decimal statistics with it.
 Result<__int128> ParseDecimalText(std::string_view text, int precision, int scale, bool quoted) {
-  auto bad = [&] {
-    return Status::InvalidArgument("{} is not a valid decimal({},{})", Shown(text, quoted),
-                                   precision, scale);
-  };
-  size_t i = 0;
-  bool neg = false;
-  if (i < text.size() && (text[i] == '-' || text[i] == '+')) neg = text[i++] == '-';
-  // Collect significant digits (leading zeros dropped) and the point position.
-  std::string digits;
-  int64_t frac_digits = 0;
-  bool any = false, dot = false;
-  for (; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '.' && !dot) {
-      dot = true;
-      continue;
-    }
-    if (c == 'e' || c == 'E') break;
-    if (c < '0' || c > '9') return bad();
-    any = true;
-    if (dot) ++frac_digits;
-    if (digits.empty() && c == '0') continue;
-    digits.push_back(c);
-    if (digits.size() > 80) return bad();
-  }
-  if (!any) return bad();
-  if (i < text.size()) {  // exponent
-    ++i;
-    int64_t e = 0;
-    std::string_view et = text.substr(i);
-    if (!et.empty() && et[0] == '+') et.remove_prefix(1);
-    auto [p, ec] = std::from_chars(et.data(), et.data() + et.size(), e);
-    if (ec != std::errc() || p != et.data() + et.size() || e > 1000 || e < -1000) return bad();
-    frac_digits -= e;
-  }
-  // Exact value = digits * 10^-frac_digits. Trailing zeros beyond the scale are exact.
-  while (frac_digits > scale && !digits.empty() && digits.back() == '0') {
-    digits.pop_back();
-    --frac_digits;
-  }
-  if (digits.empty()) return __int128{0};
-  if (frac_digits > scale) {
-    return Status::InvalidArgument("{} has more digits after the point than decimal({},{}) allows",
-                                   Shown(text, quoted), precision, scale);
-  }
-  int64_t total = static_cast<int64_t>(digits.size()) + (scale - frac_digits);
-  if (total > precision) {
-    return Status::InvalidArgument("{} has more digits than decimal({},{}) allows",
-                                   Shown(text, quoted), precision, scale);
-  }
-  __int128 v = 0;
-  for (char c : digits) v = v * 10 + (c - '0');
-  v *= Pow10(static_cast<int>(scale - frac_digits));
-  return neg ? -v : v;
+  return lithify::ParseDecimalText(text, precision, scale, Shown(text, quoted));
 }
 
 namespace {

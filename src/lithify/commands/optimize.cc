@@ -17,12 +17,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
 #include "lithify/commands/cluster.h"
-#include "lithify/commands/scan.h"
-#include "lithify/delta/bin_io.h"
-#include "lithify/delta/maintenance_policy.h"
-#include "lithify/delta/committer.h"
-#include "lithify/delta/stats_writer.h"
-#include "lithify/delta/write_gate.h"
+#include "lithify/formats/open_table.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/planner/target_size.h"
 #include "lithify/table/commit_intent.h"
@@ -70,45 +65,16 @@ Status ValidateSpec(const OptimizeSpec& spec) {
   return Status::OK();
 }
 
-// What lithify cannot do on this table, refused before anything is written.
-Status CheckTableSupported(const delta::Snapshot& snap, const OptimizeSpec& spec) {
-  const std::string op = OperationName(spec);
-  const std::string& root = snap.table_root();
-  if (!snap.CanWrite()) return Status::NotSupported("{}: lithify cannot write this table: {}", root, snap.write_block_reason());
-  // Rewrites keep every row as it is, so the data features (constraints, generated and
-  // identity columns, append-only) allow them (delta/write_gate.h).
-  LITHIFY_RETURN_NOT_OK(delta::CheckWriteOperation(snap, delta::WriteOperation::kRewrite).WithContext(root));
-  if (snap.protocol().HasReaderFeature("catalogManaged") || snap.protocol().HasWriterFeature("catalogManaged")) {
-    return Status::NotSupported("{}: {} is blocked on catalog-managed tables (as in Delta)", root, op);
-  }
-  auto dom = snap.domain_metadata().find("delta.clustering");
-  if ((spec.reorg_purge || spec.auto_compact_partitions) && dom != snap.domain_metadata().end() &&
-      dom->second.configuration.find("[[") != std::string::npos) {
-    return Status::NotSupported("{}: the table is liquid-clustered; {} there is clustering (Delta), which lithify "
-                                "implements for OPTIMIZE only",
-                                root, op);
-  }
-  return Status::OK();
-}
-
-// Delta's verifyPartitionPredicates: --where may reference partition columns only.
-Status CheckWherePartitionOnly(const ScanContext& ctx, const OptimizeSpec& spec) {
-  if (!ctx.predicate) return Status::OK();
-  const delta::Snapshot& snap = *ctx.snapshot;
-  for (const expr::BoundColumn& c : ctx.predicate->columns()) {
-    bool partition = false;
-    if (c.path.size() == 1) {
-      for (const std::string& p : snap.partition_columns()) partition = partition || AsciiLower(p) == AsciiLower(c.path[0]);
-    }
-    if (!partition) {
-      std::string parts;
-      for (const std::string& p : snap.partition_columns()) parts += (parts.empty() ? "" : ", ") + p;
-      return Status::InvalidArgument("{} --where may only reference partition columns; '{}' is not one ({})",
-                                     OperationName(spec), expr::ColumnPathText(c.path),
-                                     parts.empty() ? "the table is not partitioned" : "partition columns: " + parts);
-    }
-  }
-  return Status::OK();
+// What the format is asked for this run (its checks and clustering choice).
+exec::RewriteRequest RequestOf(const OptimizeSpec& spec) {
+  exec::RewriteRequest r;
+  r.operation = OperationName(spec);
+  r.where = spec.where;
+  r.zorder_by = spec.zorder_by;
+  r.full = spec.full;
+  r.reorg_purge = spec.reorg_purge;
+  r.auto_compaction = spec.auto_compact_partitions.has_value();
+  return r;
 }
 
 nlohmann::json OperationParameters(const OptimizeSpec& spec, const planner::Plan& plan) {
@@ -142,17 +108,14 @@ FileSizeMetrics SizeMetrics(const std::vector<int64_t>& sizes) {
   return m;
 }
 
-void FillPlanMetrics(const planner::Plan& plan, const delta::Snapshot& snap, OptimizeMetrics* m) {
+void FillPlanMetrics(const planner::Plan& plan, const exec::RewriteTarget& target, OptimizeMetrics* m) {
   m->partitions_optimized = plan.partitions_optimized;
   m->num_bins = static_cast<int64_t>(plan.bins.size());
   m->num_batches = std::max<int64_t>(1, static_cast<int64_t>(plan.batches.size()));
   m->total_considered_files = plan.total_considered_files;
   m->total_files_skipped = plan.total_files_skipped;
-  m->num_table_columns = static_cast<int64_t>(snap.schema().fields.size());
-  // The statistics writer's reading of the property (-1: every column).
-  Result<int> parsed = delta::ParseNumIndexedCols(snap.properties());
-  const int64_t indexed = parsed.ok() ? *parsed : delta::kDefaultNumIndexedCols;
-  m->num_table_columns_with_stats = indexed < 0 ? m->num_table_columns : std::min(indexed, m->num_table_columns);
+  m->num_table_columns = target.num_table_columns();
+  m->num_table_columns_with_stats = target.num_table_columns_with_stats();
 }
 
 // The plan's bins run in this process (the thread pool over `bin_io`) or each in a child
@@ -189,7 +152,7 @@ struct BatchCommit {
   std::function<const table::FileEntry*(const planner::FileRef&)> find;
   // The added files of every bin run so far (from its result), by bin id.
   const std::map<int, std::vector<table::AddedFile>>& adds;
-  bool row_ids_preserved = false;
+  const exec::RewriteTarget& target;  // the commit's metric names
   table::TableCommitter& committer;
 
   // Commits `bins` (already rewritten) read at `read_version`; on a concurrent removal of
@@ -245,7 +208,7 @@ struct BatchCommit {
     intent.operation = operation;
     intent.parameters = parameters;
     intent.data_change = false;
-    intent.row_ids_preserved = row_ids_preserved;
+    intent.row_ids_preserved = target.row_ids_preserved();
     intent.read.version = read_version;
     std::vector<int64_t> added;
     std::vector<const table::FileEntry*> removed;
@@ -263,7 +226,7 @@ struct BatchCommit {
         added.push_back(a.size);
       }
     }
-    intent.metrics = delta::OperationMetrics(added, removed);
+    intent.metrics = target.OperationMetrics(std::move(added), removed);
     return intent;
   }
 
@@ -305,25 +268,25 @@ Result<exec::BinResult> RunPlanBin(io::FileSystem* fs, const std::string& root, 
   }
   OptimizeSpec os;
   os.reorg_purge = plan.mode == planner::PlanMode::kReorgPurge;
-  delta::LoadOptions load;
-  load.stats = delta::StatsMode::kNumRecords;
-  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, root, delta::VersionSpec::AtVersion(spec.version), "", load));
-  const delta::Snapshot& snap = *ctx.snapshot;
-  LITHIFY_RETURN_NOT_OK(CheckTableSupported(snap, os));
-  LITHIFY_ASSIGN_OR_RETURN(delta::RowTracking rt, delta::RowTrackingOf(snap, OperationName(os)));
-  if (!ctx.output) return Status::NotSupported("{}: the table has no columns in its schema", root);
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DeltaBinIo> bio, delta::DeltaBinIo::Make(fs, ctx.snapshot, ctx.rows.get(), rt));
-  bio->set_columnar(spec.columnar_rewrite, spec.copy_row_group_min_bytes);
+  exec::RewriteRequest request = RequestOf(os);
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::RewriteTarget> target,
+                           formats::OpenRewriteTarget(fs, root, spec.version, request));
+  LITHIFY_RETURN_NOT_OK(target->CheckRewrite(request));
+  if (!target->has_columns()) return Status::NotSupported("{}: the table has no columns in its schema", root);
+  exec::BinIoOptions bo;
+  bo.columnar = spec.columnar_rewrite;
+  bo.copy_row_group_min_bytes = spec.copy_row_group_min_bytes;
+  LITHIFY_ASSIGN_OR_RETURN(exec::BinIo * bio, target->bin_io(bo));
   const planner::Bin& bin = plan.bins[spec.bin_id];
   // The plan must be of this version: every input live (same path and DV) here.
   for (const planner::FileRef& ref : bin.files) {
-    if (bio->Find(ref) == nullptr) {
+    if (target->Find(ref) == nullptr) {
       return Status::InvalidArgument("{}: bin {}: input '{}' is not a live file of version {} (a plan of another "
                                      "version?)",
-                                     root, bin.id, ref.path, snap.version());
+                                     root, bin.id, ref.path, target->version());
     }
   }
-  Result<exec::BinResult> r = exec::RewriteBin(bin, bio.get());
+  Result<exec::BinResult> r = exec::RewriteBin(bin, bio);
   if (!r.ok()) return r.status().WithContextF("{}: bin {}", root, bin.id);
   r->status = Status::OK();
   return r;
@@ -382,21 +345,16 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   result.metrics.start_time_ms = WallMs();
   LITHIFY_RETURN_NOT_OK(ValidateSpec(spec));
 
-  // 1. Snapshot, predicate, table checks.
-  // Planning needs sizes, partitions, DVs, tags and numRecords, never column bounds
-  // (--where is partition-only): parsed statistics would cost most of the planning time
-  // and memory of a 1,000,000-file table.
-  delta::LoadOptions load;
-  load.stats = delta::StatsMode::kNumRecords;
-  LITHIFY_ASSIGN_OR_RETURN(ScanContext ctx, PrepareScan(fs, root, delta::VersionSpec::Latest(), spec.where, load));
-  const delta::Snapshot& snap = *ctx.snapshot;
-  result.read_version = snap.version();
+  // 1. The table version, the predicate, the format's checks.
+  const exec::RewriteRequest request = RequestOf(spec);
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::RewriteTarget> opened,
+                           formats::OpenRewriteTarget(fs, root, std::nullopt, request, spec.transaction));
+  exec::RewriteTarget& target = *opened;
+  result.read_version = target.version();
   // Clustering first: Delta refuses any --where on a clustered table by name.
-  LITHIFY_ASSIGN_OR_RETURN(ClusteringRequest clustering, ResolveClustering(snap, spec));
-  LITHIFY_RETURN_NOT_OK(CheckWherePartitionOnly(ctx, spec));
-  LITHIFY_RETURN_NOT_OK(CheckTableSupported(snap, spec));
-  LITHIFY_ASSIGN_OR_RETURN(delta::RowTracking rt, delta::RowTrackingOf(snap, OperationName(spec)));
-  if (!ctx.output && !snap.files().empty()) {
+  LITHIFY_ASSIGN_OR_RETURN(ClusteringRequest clustering, target.ResolveClustering(request));
+  LITHIFY_RETURN_NOT_OK(target.CheckRewrite(request));
+  if (!target.has_columns() && !target.files().empty()) {
     return Status::NotSupported("{}: the table has data files but no columns in its schema", root);
   }
 
@@ -405,41 +363,42 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   // planning time on a 1,000,000-file table).
   std::set<const table::FileEntry*> in_scope;
   if (!spec.where.empty()) {
-    LITHIFY_ASSIGN_OR_RETURN(std::vector<FileDecision> decisions, PlanScan(ctx, true));
-    for (const FileDecision& d : decisions) {
-      if (d.verdict == FileVerdict::kKept) in_scope.insert(d.file);
-    }
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<const table::FileEntry*> kept, target.FilesInScope());
+    in_scope.insert(kept.begin(), kept.end());
   }
 
   // 3. Plan.
   planner::TargetSizeInputs ts;
   ts.explicit_bytes = spec.target_file_size;
-  if (auto it = snap.properties().find(delta::kTargetFileSizeProperty); it != snap.properties().end()) ts.table_property = it->second;
+  const std::string size_property(target.policy().TargetFileSizeProperty());
+  if (auto it = target.properties().find(size_property); it != target.properties().end()) {
+    ts.table_property = it->second;
+  }
   ts.autotune = spec.autotune;
-  for (const table::FileEntry& f : snap.files()) ts.table_bytes += f.size;
-  LITHIFY_ASSIGN_OR_RETURN(auto target, planner::ResolveTargetFileSize(delta::DeltaPolicy(), ts));
+  for (const table::FileEntry& f : target.files()) ts.table_bytes += f.size;
+  LITHIFY_ASSIGN_OR_RETURN(auto target_size, planner::ResolveTargetFileSize(target.policy(), ts));
   planner::CompactionOptions co;
   co.mode = spec.reorg_purge ? planner::PlanMode::kReorgPurge : planner::PlanMode::kCompaction;
-  co.max_file_size = target.first;
-  co.min_file_size = spec.min_file_size.value_or(target.first);
+  co.max_file_size = target_size.first;
+  co.min_file_size = spec.min_file_size.value_or(target_size.first);
   co.max_deleted_rows_ratio = spec.max_deleted_rows_ratio.value_or(0.05);
   co.batch_size = spec.batch_size;
-  co.target_size_source = target.second;
+  co.target_size_source = target_size.second;
   co.scope_description = spec.where;
   if (!spec.where.empty()) {
     co.in_scope = [&in_scope](const table::FileEntry& f) { return in_scope.count(&f) > 0; };
   }
   if (clustering.active()) {
-    LITHIFY_ASSIGN_OR_RETURN(result.plan, PlanClustering(snap.files(), clustering, spec, target.first, target.second,
-                                                         co.in_scope, &result.log));
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, PlanClustering(target, clustering, spec, target_size.first,
+                                                         target_size.second, co.in_scope, &result.log));
   } else if (spec.auto_compact_partitions) {
-    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanAutoCompaction(delta::DeltaPolicy(), snap.files(), *spec.auto_compact_partitions,
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanAutoCompaction(target.policy(), target.files(), *spec.auto_compact_partitions,
                                                                       spec.auto_compact, &result.log));
   } else {
-    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanCompaction(delta::DeltaPolicy(), snap.files(), co, &result.log));
+    LITHIFY_ASSIGN_OR_RETURN(result.plan, planner::PlanCompaction(target.policy(), target.files(), co, &result.log));
   }
   const planner::Plan& plan = result.plan;
-  FillPlanMetrics(plan, snap, &result.metrics);
+  FillPlanMetrics(plan, target, &result.metrics);
   if (plan.mode == planner::PlanMode::kLiquid) result.metrics.clustering_stats = ClusteringStatsJson(plan);
   if (plan.mode == planner::PlanMode::kZOrder) result.metrics.zorder_stats = ZOrderStatsJson(0, 0, 0);
   const int threads = spec.threads > 0 ? spec.threads : exec::DefaultThreads();
@@ -450,28 +409,33 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   }
 
   // 4. Execute and commit, batch by batch.
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<delta::DeltaBinIo> bio, delta::DeltaBinIo::Make(fs, ctx.snapshot, ctx.rows.get(), rt));
-  bio->set_columnar(spec.columnar_rewrite, spec.copy_row_group_min_bytes);
+  exec::BinIoOptions bo;
+  bo.columnar = spec.columnar_rewrite;
+  bo.copy_row_group_min_bytes = spec.copy_row_group_min_bytes;
+  if (clustering.active()) bo.row_group_bytes = ClusteringOutputRowGroupBytes(spec, threads);
+  LITHIFY_ASSIGN_OR_RETURN(exec::BinIo * bin_io, target.bin_io(bo));
   exec::ExecOptions eo;
   eo.threads = threads;
   eo.progress = std::move(progress);
   // Clustering: bins are sorted on their curve key and cut into output_files files.
-  exec::BinIo* bin_io = bio.get();
   std::unique_ptr<exec::ClusteringBinIo> cluster_io;
   if (clustering.active()) {
-    LITHIFY_ASSIGN_OR_RETURN(cluster_io,
-                             MakeClusteringIo(bio.get(), &bio->file_schema(), snap, clustering, spec, threads));
+    LITHIFY_ASSIGN_OR_RETURN(cluster_io, MakeClusteringIo(target, clustering, spec, threads));
     bin_io = cluster_io.get();
-    bio->set_row_group_bytes(ClusteringOutputRowGroupBytes(spec, threads));
   }
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::BinRunner> runner, MakeRunner(spec, root, snap.version(), plan, bin_io));
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::BinRunner> runner,
+                           MakeRunner(spec, root, target.version(), plan, bin_io));
   std::map<int, std::vector<table::AddedFile>> adds;  // by bin, from the bins' results
   const std::string operation = OperationName(spec);
   const nlohmann::json parameters = OperationParameters(spec, plan);
-  delta::DeltaCommitter delta_committer(fs, root, ctx.snapshot, spec.transaction);
-  const BatchCommit committer{root, operation, parameters, plan,
-                              [&bio](const planner::FileRef& ref) { return bio->Find(ref); },
-                              adds, rt.enabled, delta_committer};
+  const BatchCommit committer{root,
+                              operation,
+                              parameters,
+                              plan,
+                              [&target](const planner::FileRef& ref) { return target.Find(ref); },
+                              adds,
+                              target,
+                              target.committer()};
   std::vector<int64_t> added_sizes, removed_sizes;
   int64_t dvs_removed = 0, dv_rows_removed = 0;
   bool any_dv = false;
@@ -493,20 +457,20 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
       if (r.rewritten_whole) ++result.metrics.num_bins_rewritten_columnar;
     }
     if (plan.mode == planner::PlanMode::kLiquid) {
-      for (int id : ids) TagLiquidOutputs(plan.columns, id, &adds[id], &result.log);  // one new ZCube
+      for (int id : ids) TagLiquidOutputs(target, plan.columns, id, &adds[id], &result.log);  // one new ZCube
     }
     if (spec.before_commit) LITHIFY_RETURN_NOT_OK(spec.before_commit(static_cast<int>(b)));
     std::vector<int> committed;
     std::vector<std::pair<int, std::string>> abandoned;
     LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> version,
-                             committer.Commit(snap.version(), ids, &abandoned, &committed));
+                             committer.Commit(target.version(), ids, &abandoned, &committed));
     for (auto& [bin, reason] : abandoned) result.abandoned.push_back({bin, std::move(reason)});
     if (version) result.versions.push_back(*version);
     for (int id : committed) {
       for (const table::AddedFile& a : adds[id]) added_sizes.push_back(a.size);
       for (const planner::FileRef& ref : plan.bins[id].files) {
         removed_sizes.push_back(ref.size);
-        if (const table::FileEntry* f = bio->Find(ref); f && f->deletion_vector) {
+        if (const table::FileEntry* f = target.Find(ref); f && f->deletion_vector) {
           any_dv = true;
           ++dvs_removed;
           dv_rows_removed += f->deletion_vector->cardinality;

@@ -68,7 +68,6 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/result.h"
-#include "lithify/delta/transaction.h"
 #include "lithify/exec/bin_runner.h"
 #include "lithify/exec/executor.h"
 #include "lithify/exec/external_sort.h"
@@ -76,6 +75,7 @@
 #include "lithify/planner/compaction.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/plan.h"
+#include "lithify/table/commit_intent.h"
 
 namespace lithify::commands {
 
@@ -101,7 +101,7 @@ struct OptimizeSpec {
   bool reorg_purge = false;  // REORG ... APPLY (PURGE) instead of OPTIMIZE
   bool autotune = false;     // size the target by table size (planner/target_size.h)
   int threads = 0;           // bins rewritten at once; 0 = exec::DefaultThreads()
-  delta::TransactionOptions transaction;  // clock, attempts (tests inject a clock)
+  table::CommitOptions transaction;  // clock, attempts (tests inject a clock)
   // Clustering (commands/cluster.h): OPTIMIZE ... ZORDER BY these columns (dotted logical
   // names); OPTIMIZE FULL on a liquid table; liquid cube sizes (unset = Delta's 100 GiB /
   // 150 GiB); the memory budget of the whole run's clustering sorts (split among running

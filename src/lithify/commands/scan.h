@@ -1,21 +1,18 @@
-// Scan: the rows of a Delta table version, filtered by a predicate, in logical form.
+// Scan: the rows of a table version, filtered by a predicate, in logical form, for any
+// format (issue 15's seam):
 //
-//   Load the snapshot (latest / --version / --timestamp)
-//   -> bind the predicate against the table schema (logical names, partition columns
-//      included; Delta names are case-insensitive)
-//   -> plan: every live file is kept or skipped, with the reason: first by partition
-//      values (the predicate's partition-only part, evaluated on the typed values), then
-//      by statistics (expr::CanSkip on the file's min/max/nullCount, partition columns
-//      contributing their exact values)
-//   -> per kept file, one row group at a time: the live rows of the needed leaves from
-//      the live-rows primitive (table/live_rows.h; Delta's: delta/live_rows.h, mapped
-//      onto the output schema, the deletion vector applied), the predicate applied to
-//      them, the batch handed to the sink (ScanLiveFile: the per-file loop, over
-//      any format's live rows).
-// Memory is bounded by one row group of the needed columns of one file.
-//
-// PlanScan is pure given a snapshot (no data file is opened), so `files --where` explains
-// exactly what a scan would read. Stateless; thread-safe for distinct sinks.
+//   open the format's TableScan (formats/open_table.h; Delta's delta/table_scan.h,
+//   Iceberg's iceberg/table_scan.h): the version selected, the columns and the
+//   predicate bound
+//   -> plan: which live files a reader of the predicate must open (the format's skipping;
+//      no data file is opened)
+//   -> per planned file, one row group at a time: the live rows of the needed leaves from
+//      the live-rows primitive (table/live_rows.h: deletes applied, partition values
+//      filled, columns mapped), the predicate applied to them, the batch handed to the
+//      sink (ScanLiveFile: the per-file loop).
+// Memory is bounded by one row group of the needed columns of one file (plus what the
+// format's planning holds: Delta's compact store, Iceberg's delete index and one
+// manifest block). Stateless; thread-safe for distinct sinks.
 #pragma once
 
 #include <cstdint>
@@ -27,20 +24,22 @@
 #include <vector>
 
 #include "lithify/base/result.h"
-#include "lithify/delta/live_rows.h"
-#include "lithify/delta/snapshot.h"
-#include "lithify/expr/batch_eval.h"
-#include "lithify/expr/bound.h"
+#include "lithify/formats/table_format.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/parquet/column_batch.h"
 #include "lithify/parquet/rows_json.h"
 #include "lithify/parquet/schema.h"
 #include "lithify/table/live_rows.h"
+#include "lithify/table/table_scan.h"
+#include "lithify/table/version_selector.h"
 
 namespace lithify::commands {
 
 struct ScanOptions {
-  delta::VersionSpec version;        // latest by default
+  table::VersionSelector version;         // latest by default
+  std::vector<std::string> location_map;  // Iceberg: "FROM=TO" rewrites of recorded paths
+  // The table's format when the caller knows it (else the location is probed).
+  std::optional<formats::TableFormat> format;
   std::string where;                 // predicate text; empty = every row
   std::vector<std::string> columns;  // logical columns ("a", "s.b"); empty = all
   int64_t limit = -1;                // < 0: no limit
@@ -48,115 +47,6 @@ struct ScanOptions {
   // false: read every live file and filter rows only (the pushdown oracle in tests).
   bool prune_files = true;
 };
-
-// Why a file is or is not read.
-enum class FileVerdict { kKept, kSkippedByPartition, kSkippedByStats };
-std::string_view FileVerdictName(FileVerdict v);  // "kept", "skipped-partition", "skipped-stats"
-
-struct FileDecision {
-  const table::FileEntry* file = nullptr;  // points into the snapshot
-  FileVerdict verdict = FileVerdict::kKept;
-  std::string reason;                       // empty when kept
-  // The file's physical row count from its statistics, when they record it and the file
-  // was judged on them (files pruned by partition values never parse theirs).
-  std::optional<int64_t> num_records;
-};
-
-// A bound predicate over a table version, with the facts planning needs.
-struct ScanContext {
-  std::shared_ptr<const delta::Snapshot> snapshot;
-  // The live rows of the snapshot; null when the schema has no columns (log-only tables).
-  std::unique_ptr<delta::DeltaLiveRows> rows;
-  // rows->output() (null with rows).
-  const delta::OutputSchema* output = nullptr;
-  std::optional<expr::BoundExpr> predicate;
-  // Per Delta top-level field: the partition column's physical name (log key), or "".
-  std::vector<std::string> partition_keys;
-};
-
-// Loads the snapshot, builds the output schema and binds `where`. Errors: the snapshot's
-// (NotFound, Corruption, NotSupported naming the reader feature); InvalidArgument from
-// the parser/binder, prefixed "predicate: " (the CLI reports it as a usage error).
-// `load` chooses what the snapshot keeps of per-file statistics (OPTIMIZE plans with
-// numRecords only); a predicate that needs statistics then judges files conservatively.
-Result<ScanContext> PrepareScan(io::FileSystem* fs, const std::string& table_root,
-                                delta::VersionSpec version, std::string_view where,
-                                const delta::LoadOptions& load = {});
-
-// Typed partition values of `f`, by Delta top-level field (nullopt for non-partition
-// fields and null values). Corruption naming the file for an unparseable value.
-Result<std::vector<std::optional<table::Value>>> TypedPartitionValues(const ScanContext& ctx,
-                                                                      const table::FileEntry& f);
-
-// Converts a typed partition value / statistic to an expr value of `type` (nullopt when
-// it cannot be represented exactly, e.g. a decimal statistic with more digits than the
-// type holds, or a bare double of a wide decimal; decimals are read from the number's
-// text, never through a double).
-std::optional<expr::Value> ToExprValue(const table::Value& v, const expr::DataType& type);
-
-// Judges one file against a context's predicate: first its partition values (the
-// predicate's partition-only part), then its statistics (partition columns giving exact
-// bounds). PlanScan runs it over the snapshot's files; writers also run it over files a
-// concurrent commit added (delete's conflict check). Make requires ctx.predicate; ctx
-// must outlive the judge. Decide's FileDecision::file points at `f`. Immutable after
-// Make; Decide and Judge are thread-safe.
-class FileJudge {
- public:
-  static FileJudge Make(const ScanContext& ctx);
-  // Corruption naming the file for an unparseable partition value.
-  Result<FileDecision> Decide(const table::FileEntry& f) const;
-  // The verdict alone, for a file of the snapshot's compact store: no FileEntry and no
-  // reason text are built (PlanKeptFiles). Same verdicts and errors as Decide on the
-  // file's FileEntry.
-  Result<FileVerdict> Judge(const delta::LiveFileView& f) const;
-  // Whether the partition step alone skips `f` (false without a partition-only part);
-  // fails where Judge fails on the partition values. A function of f's partition values
-  // only, so a caller may reuse it for every file with the same values.
-  Result<bool> SkipsByPartition(const delta::LiveFileView& f) const;
-
- private:
-  struct Judgement {
-    FileVerdict verdict = FileVerdict::kKept;
-    std::string reason;  // only when explaining
-    std::optional<int64_t> num_records;
-  };
-  // `File` is table::FileEntry or delta::LiveFileView (DeltaLiveRows reads both).
-  template <typename File>
-  Result<Judgement> Run(const File& f, bool explain) const;
-  // Per bound column: the file's partition value as an expr value (null when the
-  // column is no partition column or the value cannot be represented).
-  std::vector<expr::Value> PartitionRow(const std::vector<std::optional<table::Value>>& pv) const;
-
-  const ScanContext* ctx_ = nullptr;
-  std::vector<int> part_field_;                       // Delta top-level field, or -1
-  std::vector<bool> is_partition_;
-  std::vector<std::vector<std::string>> stats_path_;  // physical stats path, or empty
-  std::shared_ptr<const expr::BoundExpr> part_pred_;  // partition-only part, if any
-};
-
-// Decides every live file (snapshot order). With no predicate or prune == false every
-// file is kept. Builds the snapshot's FileEntry vector and a decision with its reason
-// per file: for reports that show every file (files --where) and planners that work on
-// FileEntry values anyway (OPTIMIZE --where).
-Result<std::vector<FileDecision>> PlanScan(const ScanContext& ctx, bool prune = true);
-
-// What a scan reads: the kept files, and how many files each verdict had.
-struct KeptFiles {
-  // Indices into ctx.snapshot->live_files(), in snapshot order (path, DV unique id),
-  // the order PlanScan lists them in.
-  std::vector<uint32_t> files;
-  int64_t files_total = 0;
-  int64_t skipped_by_partition = 0;
-  int64_t skipped_by_stats = 0;
-};
-
-// PlanScan's verdicts, kept files only: every file is judged on the snapshot's compact
-// store (FileJudge::Judge), and nothing is kept of a skipped file but its count, so
-// planning with a predicate that prunes most of a million files costs about the replay
-// and no more memory than the store plus one index per kept file (a snapshot loaded
-// with StatsMode::kRaw parses the stats of the files partition values keep only). The
-// error is PlanScan's: the first failing file in snapshot order.
-Result<KeptFiles> PlanKeptFiles(const ScanContext& ctx, bool prune = true);
 
 // Receives the output. Begin is called once before any Rows call.
 class ScanSink {
@@ -183,15 +73,7 @@ struct ScanResult {
   int64_t row_groups_read = 0;
 };
 
-// What a scan does with the rows of every file it reads.
-struct LiveScan {
-  std::vector<int> leaves;      // output leaves read, in batch order (empty: rows only)
-  std::vector<bool> rendered;   // per batch column: handed to the sink (else predicate-only)
-  const expr::BoundExpr* predicate = nullptr;
-  std::vector<expr::BatchColumn> predicate_columns;  // the predicate's columns in the batch
-  bool render = true;            // false: count only
-  bool count_row_groups = true;  // add every row group to ScanResult::row_groups_read
-};
+using table::LiveScan;
 
 // Reads the live rows of one file through `reader` (either format's), applies the
 // predicate, drops predicate-only columns and hands at most `*remaining` rows (< 0:
@@ -200,11 +82,14 @@ struct LiveScan {
 Status ScanLiveFile(table::LiveRowsReader* reader, const std::string& path, const LiveScan& scan,
                     int64_t* remaining, ScanSink* sink, ScanResult* result);
 
-// Runs the scan (see the header comment). `sink` may be null for count_only. Errors name
+// Runs the scan (see the header comment) over a prepared TableScan. `sink` may be null
+// for count_only (then nothing is rendered).
+Result<ScanResult> Scan(table::TableScan& scan, const ScanOptions& options, ScanSink* sink);
+
+// Opens the table at `location` (formats::OpenTableScan) and runs the scan. Errors name
 // the table or the data file; an unknown or ambiguous --columns entry is InvalidArgument
 // prefixed "columns: " naming the column (as a bad predicate is "predicate: ": both are
 // mistakes in the request, which the CLI reports as usage errors).
-Result<ScanResult> Scan(io::FileSystem* fs, const std::string& table_root,
-                        const ScanOptions& options, ScanSink* sink);
+Result<ScanResult> Scan(io::FileSystem* fs, const std::string& location, const ScanOptions& options, ScanSink* sink);
 
 }  // namespace lithify::commands

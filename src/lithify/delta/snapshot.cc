@@ -759,6 +759,9 @@ Result<std::shared_ptr<const Snapshot>> Snapshot::Load(io::FileSystem* fs, std::
       LITHIFY_ASSIGN_OR_RETURN(version, VersionAtTimestamp(fs, table_root, spec.value));
       break;
     }
+    case VersionSpec::Kind::kRef:
+      return Status::InvalidArgument("{}: a Delta table has no refs (branches or tags); '{}' names none", table_root,
+                                     spec.ref);
   }
   LITHIFY_ASSIGN_OR_RETURN(LogSegment segment, LoadLogSegment(fs, table_root, version));
   SnapshotBuilder builder(fs, std::move(table_root), options);

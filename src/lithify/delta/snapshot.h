@@ -48,19 +48,13 @@
 #include "lithify/delta/schema.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/table/file_entry.h"
+#include "lithify/table/version_selector.h"
 
 namespace lithify::delta {
 
-// Which version to load.
-struct VersionSpec {
-  enum class Kind { kLatest, kVersion, kTimestamp };
-  Kind kind = Kind::kLatest;
-  int64_t value = 0;  // the version, or the timestamp in ms since the epoch
-
-  static VersionSpec Latest() { return {}; }
-  static VersionSpec AtVersion(int64_t v) { return {Kind::kVersion, v}; }
-  static VersionSpec AtTimestamp(int64_t ms) { return {Kind::kTimestamp, ms}; }
-};
+// Which version to load: the format-neutral selector (a ref, which Delta does not have,
+// is refused by Load).
+using VersionSpec = table::VersionSelector;
 
 // A remove action that survived reconciliation: a tombstone VACUUM must respect until
 // it expires (deletion_timestamp + delta.deletedFileRetentionDuration).

@@ -42,6 +42,7 @@
 #include "lithify/delta/actions.h"
 #include "lithify/delta/snapshot.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/table/commit_intent.h"
 
 namespace lithify::delta {
 
@@ -51,16 +52,7 @@ namespace lithify::delta {
 enum class IsolationLevel { kSerializable, kWriteSerializable, kSnapshotIsolation };
 std::string_view IsolationLevelName(IsolationLevel level);
 
-struct TransactionOptions {
-  // Commit attempts in total (first try plus rebases after lost races).
-  int max_attempts = 20;
-  // Clock for commitInfo.timestamp / inCommitTimestamp / deletionTimestamp (ms since
-  // the epoch). Empty = the system clock. Tests inject a fixed clock.
-  std::function<int64_t()> now_ms;
-  // Write the post-commit checkpoint when the version is a multiple of
-  // delta.checkpointInterval.
-  bool checkpoint_on_interval = true;
-};
+using TransactionOptions = table::CommitOptions;  // table/commit_intent.h
 
 // The (path, DV unique id) identity of a logical file (PROTOCOL.md "Action
 // Reconciliation"); `path` is decoded and relative to the table root.

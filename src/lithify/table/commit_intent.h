@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -76,6 +77,18 @@ struct ReadSet {
   std::vector<FileKey> files;
   // The result depends on every file: any concurrent data change conflicts.
   bool whole_table = false;
+};
+
+// How a format's committer commits (Delta: delta::TransactionOptions is this).
+struct CommitOptions {
+  // Commit attempts in total (first try plus rebases after lost races).
+  int max_attempts = 20;
+  // Clock for the commit's timestamps (ms since the epoch). Empty = the system clock.
+  // Tests inject a fixed clock.
+  std::function<int64_t()> now_ms;
+  // Write the format's post-commit checkpoint when its interval says so (Delta: when the
+  // version is a multiple of delta.checkpointInterval).
+  bool checkpoint_on_interval = true;
 };
 
 struct CommitIntent {

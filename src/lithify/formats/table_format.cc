@@ -1,8 +1,8 @@
-#include "lithify/commands/table_format.h"
+#include "lithify/formats/table_format.h"
 
 #include "lithify/base/macros.h"
 
-namespace lithify::commands {
+namespace lithify::formats {
 
 namespace {
 
@@ -61,4 +61,4 @@ Result<TableFormat> DetectTableFormat(io::FileSystem* fs, const std::string& loc
       location);
 }
 
-}  // namespace lithify::commands
+}  // namespace lithify::formats

@@ -16,7 +16,7 @@
 #include "lithify/base/result.h"
 #include "lithify/io/filesystem.h"
 
-namespace lithify::commands {
+namespace lithify::formats {
 
 enum class TableFormat { kDelta, kIceberg };
 
@@ -24,4 +24,4 @@ std::string_view TableFormatName(TableFormat f);  // "delta", "iceberg"
 
 Result<TableFormat> DetectTableFormat(io::FileSystem* fs, const std::string& location);
 
-}  // namespace lithify::commands
+}  // namespace lithify::formats

@@ -1,0 +1,53 @@
+#include "lithify/formats/open_table.h"
+
+#include <utility>
+
+#include "lithify/base/macros.h"
+#include "lithify/delta/rewrite_target.h"
+#include "lithify/delta/table_scan.h"
+#include "lithify/formats/table_format.h"
+#include "lithify/iceberg/table_scan.h"
+
+namespace lithify::formats {
+
+namespace {
+
+// Delta's `opened` unless it failed with NotFound on a location that holds an Iceberg
+// table: then `iceberg()`.
+template <typename T, typename IcebergFn>
+Result<T> DeltaElseIceberg(io::FileSystem* fs, const std::string& location, Result<T> opened, IcebergFn iceberg) {
+  if (opened.ok() || !opened.status().IsNotFound()) return opened;
+  Result<TableFormat> format = DetectTableFormat(fs, location);
+  if (format.ok() && *format == TableFormat::kIceberg) return iceberg();
+  return opened;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<table::TableScan>> OpenTableScan(io::FileSystem* fs, const std::string& location,
+                                                        const table::ScanRequest& request,
+                                                        std::optional<TableFormat> format) {
+  if (!format) {
+    // A request may name what only Iceberg has (a ref, a location map), which Delta's
+    // open would refuse before finding no log: probe first.
+    Result<TableFormat> found = DetectTableFormat(fs, location);
+    format = found.ok() ? *found : TableFormat::kDelta;
+  }
+  if (*format == TableFormat::kIceberg) return iceberg::OpenIcebergTableScan(fs, location, request);
+  return delta::OpenDeltaTableScan(fs, location, request);
+}
+
+Result<std::unique_ptr<exec::RewriteTarget>> OpenRewriteTarget(io::FileSystem* fs, const std::string& root,
+                                                               std::optional<int64_t> version,
+                                                               const exec::RewriteRequest& request,
+                                                               table::CommitOptions commit) {
+  return DeltaElseIceberg(
+      fs, root, delta::OpenDeltaRewriteTarget(fs, root, version, request, std::move(commit)),
+      [&]() -> Result<std::unique_ptr<exec::RewriteTarget>> {
+        return Status::NotSupported("{}: {} of Apache Iceberg tables is not implemented yet (lithify reads them: "
+                                    "scan, files, describe, diagnose)",
+                                    root, request.operation);
+      });
+}
+
+}  // namespace lithify::formats
