@@ -67,7 +67,6 @@ COMMANDS_DELTA_ALLOWED=(
   commands/ingest_jsonl.cc commands/ingest_jsonl.h
   commands/ingest_parquet.cc commands/ingest_parquet.h
   # Generic commands still reaching into delta/ (to move behind the seam).
-  commands/describe.cc commands/describe.h
   commands/diagnose.cc
   commands/files.cc commands/files.h
   commands/vacuum.cc

@@ -9,7 +9,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/commands/create_alter.h"
-#include "lithify/commands/describe.h"
+#include "lithify/delta/describe.h"
 #include "lithify/delta/ddl.h"
 #include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
@@ -47,8 +47,8 @@ Status CheckColumnList(std::string_view flag, const std::vector<std::string>& co
 // Reports the committed version with the protocol of that version, as describe shows it.
 Status Print(std::string_view verb, const std::string& table, const delta::CommitResult& r, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(table));
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d,
-                           commands::DescribeDetail(loc.fs(), loc.path(), delta::VersionSpec::AtVersion(r.version)));
+  LITHIFY_ASSIGN_OR_RETURN(delta::TableDetail d,
+                           delta::DescribeDetail(loc.fs(), loc.path(), delta::VersionSpec::AtVersion(r.version)));
   if (ctx.json) {
     ordered_json j;
     j["table"] = table;

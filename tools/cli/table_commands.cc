@@ -83,15 +83,6 @@ Status WriteJson(const ordered_json& j) {
   return FlushStdout();
 }
 
-// The human form of a flat JSON object: one "key  value" line per member.
-std::string KeyValueText(const ordered_json& j) {
-  std::string text;
-  for (const auto& [k, v] : j.items()) {
-    text += fmt::format("{:<22} {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
-  }
-  return text;
-}
-
 void AddVersionFlags(CLI::App* cmd, VersionFlags* f, bool with_timestamp) {
   cmd->add_option("--version", f->version, "Read this table version (time travel)");
   if (with_timestamp) {
@@ -301,20 +292,59 @@ struct DescribeFlags {
   IcebergFlags ice;
 };
 
-Status RunIcebergDetail(const DescribeFlags& f, const Context& ctx, const OpenedLocation& loc) {
-  commands::IcebergReadOptions opts;
-  LITHIFY_ASSIGN_OR_RETURN(opts.snapshot, ToSelector(f.version, f.ice));
-  opts.location_map = f.ice.location_map;
-  LITHIFY_ASSIGN_OR_RETURN(ordered_json j, commands::DescribeIcebergDetail(loc.fs(), loc.path(), opts));
-  if (ctx.json) return WriteJson(j);
-  LITHIFY_RETURN_NOT_OK(WriteStdout(KeyValueText(j)));
+// The options of both describe commands: the version (Delta's --version / --timestamp,
+// Iceberg's --snapshot-id / --ref / --timestamp) and the format already detected.
+Result<commands::DescribeOptions> DescribeOptionsOf(const DescribeFlags& f, formats::TableFormat format) {
+  commands::DescribeOptions opts;
+  opts.format = format;
+  opts.limit = f.limit_given ? f.limit : -1;
+  if (format == formats::TableFormat::kIceberg) {
+    LITHIFY_ASSIGN_OR_RETURN(iceberg::SnapshotSelector selector, ToSelector(f.version, f.ice));
+    opts.version = FromIceberg(selector);
+    opts.location_map = f.ice.location_map;
+  } else {
+    LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
+  }
+  return opts;
+}
+
+Status RunDetail(const DescribeFlags& f, const Context& ctx) {
+  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
+  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
+  LITHIFY_ASSIGN_OR_RETURN(commands::DescribeOptions opts, DescribeOptionsOf(f, table_format));
+  // The process exits after printing: the snapshot (hundreds of MB for a million files)
+  // is left to the OS instead of being freed block by block.
+  opts.keep_until_exit = true;
+  LITHIFY_ASSIGN_OR_RETURN(commands::Description d, commands::DescribeTableDetail(loc.fs(), loc.path(), opts));
+  if (ctx.json) return WriteJson(d.document);
+  // One "key  value" line per field; Iceberg's keys are longer.
+  const int width = table_format == formats::TableFormat::kIceberg ? 22 : 18;
+  std::string text;
+  for (const auto& [k, v] : d.document.items()) {
+    text += fmt::format("{:<{}} {}\n", k, width, v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
   return FlushStdout();
 }
 
-Status RunIcebergHistory(const DescribeFlags& f, const Context& ctx, const OpenedLocation& loc) {
-  LITHIFY_ASSIGN_OR_RETURN(ordered_json h, commands::DescribeIcebergHistory(loc.fs(), loc.path(), f.ice.location_map,
-                                                                            f.limit_given ? f.limit : -1));
-  if (ctx.json) return WriteJson(h);
+// Delta: one line per commit (version, time, operation) and the commitInfo fields
+// DESCRIBE HISTORY shows under it.
+std::string DeltaHistoryText(const ordered_json& h) {
+  std::string text;
+  for (const ordered_json& j : h) {
+    text += fmt::format("version {}  {}  {}\n", j["version"].dump(), j["timestamp"].get<std::string>(),
+                        j.contains("operation") && j["operation"].is_string()
+                            ? j["operation"].get<std::string>() : std::string("(no commitInfo)"));
+    for (const auto& [k, v] : j.items()) {
+      if (k == "version" || k == "timestamp" || k == "operation") continue;
+      text += fmt::format("    {}: {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
+    }
+  }
+  return text;
+}
+
+// Iceberg: one line per snapshot (id, time, operation, sequence number) and its summary.
+std::string IcebergHistoryText(const ordered_json& h) {
   std::string text;
   for (const ordered_json& s : h) {
     text += fmt::format("snapshot {}  {}  {}  sequence {}{}\n", s["snapshot-id"].dump(),
@@ -325,58 +355,19 @@ Status RunIcebergHistory(const DescribeFlags& f, const Context& ctx, const Opene
       if (k != "operation") text += fmt::format("    {}: {}\n", k, v.get<std::string>());
     }
   }
-  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return FlushStdout();
+  return text;
 }
 
-Status RunDetail(const DescribeFlags& f, const Context& ctx) {
-  LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
-  if (table_format == formats::TableFormat::kIceberg) return RunIcebergDetail(f, ctx, loc);
-  LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec spec, ToVersionSpec(f.version));
-  // The process exits after printing: the snapshot (hundreds of MB for a million files)
-  // is left to the OS instead of being freed block by block (reachable, so no leak report).
-  static auto* kept = new std::shared_ptr<const delta::Snapshot>();
-  LITHIFY_ASSIGN_OR_RETURN(commands::TableDetail d, commands::DescribeDetail(loc.fs(), loc.path(), spec, kept));
-  ordered_json j = commands::TableDetailToJson(d);
-  if (ctx.json) {
-    LITHIFY_RETURN_NOT_OK(WriteStdout(j.dump() + "\n"));
-    return FlushStdout();
-  }
-  std::string text;
-  for (const auto& [k, v] : j.items()) {
-    text += fmt::format("{:<18} {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
-  }
-  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return FlushStdout();
-}
-
-// The DESCRIBE HISTORY columns, in Delta's order, taken from commitInfo when present.
 Status RunHistory(const DescribeFlags& f, const Context& ctx) {
   if (f.limit_given && f.limit < 0) return UsageError("--limit must be non-negative, not {}", f.limit);
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
   LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
-  if (table_format == formats::TableFormat::kIceberg) return RunIcebergHistory(f, ctx, loc);
-  LITHIFY_ASSIGN_OR_RETURN(std::vector<commands::HistoryEntry> h,
-                           commands::DescribeHistory(loc.fs(), loc.path(), f.limit_given ? f.limit : -1));
-  if (ctx.json) {
-    ordered_json arr = ordered_json::array();
-    for (const auto& e : h) arr.push_back(commands::HistoryEntryToJson(e));
-    LITHIFY_RETURN_NOT_OK(WriteStdout(arr.dump() + "\n"));
-    return FlushStdout();
-  }
-  std::string text;
-  for (const auto& e : h) {
-    ordered_json j = commands::HistoryEntryToJson(e);
-    text += fmt::format("version {}  {}  {}\n", e.version, j["timestamp"].get<std::string>(),
-                        j.contains("operation") && j["operation"].is_string()
-                            ? j["operation"].get<std::string>() : std::string("(no commitInfo)"));
-    for (const auto& [k, v] : j.items()) {
-      if (k == "version" || k == "timestamp" || k == "operation") continue;
-      text += fmt::format("    {}: {}\n", k, v.is_string() ? v.get<std::string>() : v.dump());
-    }
-  }
-  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
+  LITHIFY_ASSIGN_OR_RETURN(commands::DescribeOptions opts, DescribeOptionsOf(f, table_format));
+  opts.version = {};  // history lists every version
+  LITHIFY_ASSIGN_OR_RETURN(commands::Description h, commands::DescribeTableHistory(loc.fs(), loc.path(), opts));
+  if (ctx.json) return WriteJson(h.document);
+  LITHIFY_RETURN_NOT_OK(WriteStdout(table_format == formats::TableFormat::kIceberg ? IcebergHistoryText(h.document)
+                                                                                  : DeltaHistoryText(h.document)));
   return FlushStdout();
 }
 

@@ -16,11 +16,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "lithify/commands/describe.h"
+#include "lithify/delta/describe.h"
 #include "lithify_test_paths.h"
 
 namespace lithify::commands {
 namespace {
+
+using delta::DescribeDetail;
+using delta::DescribeHistory;
 
 std::vector<std::string> V(std::initializer_list<std::string> l) { return l; }
 

@@ -1,10 +1,11 @@
-// The read-side commands on Apache Iceberg tables that are still Iceberg's own: files,
-// describe detail|history and diagnose, over the iceberg/ module (metadata, manifests,
-// planning with deletes). Scan is no longer here: commands/scan.h runs one scan for both
-// formats over table::TableScan (Iceberg's: iceberg/table_scan.h).
+// The read-side commands on Apache Iceberg tables that are still Iceberg's own: files
+// and diagnose, over the iceberg/ module (metadata, manifests, planning with deletes).
+// Scan and describe are no longer here: commands/scan.h runs one scan for both formats
+// over table::TableScan (Iceberg's: iceberg/table_scan.h), commands/describe.h one
+// describe through formats/describe.h (Iceberg's: iceberg/describe.h).
 //
-// These are the Iceberg halves of commands whose Delta halves live in files.h,
-// describe.h and diagnose.h; the CLI picks one by DetectTableFormat (formats/table_format.h).
+// These are the Iceberg halves of commands whose Delta halves live in files.h and
+// diagnose.h; the CLI picks one by DetectTableFormat (formats/table_format.h).
 // They share the output vocabulary with Delta where it is neutral (the files verdicts
 // "kept" / "skipped-stats") and use Iceberg's own field names where Iceberg has them
 // (format-version, current-snapshot-id, file_path, record_count, ...). This file is the
@@ -14,8 +15,8 @@
 // (the snapshot log). Every path the metadata records goes through the location map
 // ("FROM=TO" rewrites, iceberg/location.h).
 //
-// Memory: files and diagnose hold one small record per live data file; describe reads
-// only the metadata file. No command writes anything.
+// Memory: files and diagnose hold one small record per live data file. No command
+// writes anything.
 #pragma once
 
 #include <cstdint>
@@ -64,19 +65,6 @@ struct IcebergFilesReport {
 Result<IcebergFilesReport> ListIcebergFiles(io::FileSystem* fs, const std::string& location,
                                             const IcebergReadOptions& options, const std::string& where);
 nlohmann::ordered_json IcebergFilesToJson(const iceberg::IcebergTable& table, const IcebergFilesReport& r);
-
-// DESCRIBE DETAIL in Iceberg's words: format, format-version, table-uuid, location,
-// current-snapshot-id, last-sequence-number, last-updated-ms, schema (current, with
-// field ids), partition-specs, default-spec-id, sort-orders, properties, refs, and the
-// live data file count and bytes of the current snapshot (read from the manifests).
-Result<nlohmann::ordered_json> DescribeIcebergDetail(io::FileSystem* fs, const std::string& location,
-                                                     const IcebergReadOptions& options);
-
-// DESCRIBE HISTORY: the snapshots, newest first (at most `limit` when >= 0), each with
-// snapshot-id, parent-snapshot-id, sequence-number, timestamp-ms, timestamp, operation,
-// summary, manifest-list and is-current-ancestor; refs pointing at it.
-Result<nlohmann::ordered_json> DescribeIcebergHistory(io::FileSystem* fs, const std::string& location,
-                                                      const std::vector<std::string>& location_map, int64_t limit);
 
 struct IcebergDiagnoseOptions {
   std::vector<std::string> location_map;

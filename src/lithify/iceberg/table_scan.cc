@@ -80,16 +80,6 @@ Status AddPredicate(const parquet::Schema& s, const std::string& where, Projecti
   return Status::OK();
 }
 
-SnapshotSelector ToSelector(const table::VersionSelector& v) {
-  switch (v.kind) {
-    case table::VersionSelector::Kind::kLatest: return SnapshotSelector::Current();
-    case table::VersionSelector::Kind::kVersion: return SnapshotSelector::Id(v.value);
-    case table::VersionSelector::Kind::kTimestamp: return SnapshotSelector::AsOf(v.value);
-    case table::VersionSelector::Kind::kRef: return SnapshotSelector::Ref(v.ref);
-  }
-  return SnapshotSelector::Current();
-}
-
 class IcebergTableScan final : public table::TableScan {
  public:
   IcebergTableScan(std::shared_ptr<const IcebergTable> table, const Snapshot* snapshot,
@@ -158,6 +148,16 @@ class IcebergTableScan final : public table::TableScan {
 
 }  // namespace
 
+SnapshotSelector SnapshotSelectorOf(const table::VersionSelector& v) {
+  switch (v.kind) {
+    case table::VersionSelector::Kind::kLatest: return SnapshotSelector::Current();
+    case table::VersionSelector::Kind::kVersion: return SnapshotSelector::Id(v.value);
+    case table::VersionSelector::Kind::kTimestamp: return SnapshotSelector::AsOf(v.value);
+    case table::VersionSelector::Kind::kRef: return SnapshotSelector::Ref(v.ref);
+  }
+  return SnapshotSelector::Current();
+}
+
 Result<std::shared_ptr<const IcebergTable>> OpenIcebergTable(io::FileSystem* fs, const std::string& location,
                                                              const std::vector<std::string>& location_map) {
   LITHIFY_ASSIGN_OR_RETURN(LocationMap locations, LocationMap::Parse(location_map));
@@ -181,7 +181,7 @@ Status CheckScanPredicate(const parquet::Schema& schema, const std::string& wher
 Result<std::unique_ptr<table::TableScan>> OpenIcebergTableScan(io::FileSystem* fs, const std::string& location,
                                                                const table::ScanRequest& request) {
   LITHIFY_ASSIGN_OR_RETURN(auto table, OpenIcebergTable(fs, location, request.location_map));
-  LITHIFY_ASSIGN_OR_RETURN(const Snapshot* snap, table->Select(ToSelector(request.version)));
+  LITHIFY_ASSIGN_OR_RETURN(const Snapshot* snap, table->Select(SnapshotSelectorOf(request.version)));
   // The row-lineage metadata columns are read only when named (as engines expose them).
   const bool lineage = std::any_of(request.columns.begin(), request.columns.end(), [](const std::string& c) {
     return c == kRowIdColumn || c == kLastUpdatedSequenceNumberColumn;

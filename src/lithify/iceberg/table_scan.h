@@ -32,6 +32,9 @@ namespace lithify::iceberg {
 Result<std::shared_ptr<const IcebergTable>> OpenIcebergTable(io::FileSystem* fs, const std::string& location,
                                                              const std::vector<std::string>& location_map);
 
+// The snapshot a neutral selector names: latest = current, a version = a snapshot id.
+SnapshotSelector SnapshotSelectorOf(const table::VersionSelector& v);
+
 // `where` parsed; InvalidArgument prefixed "predicate: ".
 Result<expr::Expr> ParseScanPredicate(const std::string& where);
 

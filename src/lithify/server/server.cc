@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "lithify/base/civil_time.h"
-#include "lithify/commands/describe.h"
+#include "lithify/delta/describe.h"
 #include "lithify/commands/files.h"
 #include "lithify/commands/optimize.h"
 #include "lithify/planner/decision_log.h"
@@ -183,11 +183,11 @@ ordered_json Describe(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table", "limit"});
   const std::string& table = TableParam(config, p);
   int64_t limit = p.Int("limit", 1, 1000, 50);
-  commands::TableDetail d = UnwrapTable(commands::DescribeDetail(config.fs, table));
-  std::vector<commands::HistoryEntry> h = UnwrapTable(commands::DescribeHistory(config.fs, table, limit));
+  delta::TableDetail d = UnwrapTable(delta::DescribeDetail(config.fs, table));
+  std::vector<delta::HistoryEntry> h = UnwrapTable(delta::DescribeHistory(config.fs, table, limit));
   ordered_json hist = ordered_json::array();
-  for (const auto& e : h) hist.push_back(commands::HistoryEntryToJson(e));
-  return ordered_json{{"table", table}, {"detail", commands::TableDetailToJson(d)}, {"history", hist}};
+  for (const auto& e : h) hist.push_back(delta::HistoryEntryToJson(e));
+  return ordered_json{{"table", table}, {"detail", delta::TableDetailToJson(d)}, {"history", hist}};
 }
 
 // Log2 size buckets: [2^k, 2^(k+1)), files below 1 KiB share the first one.
