@@ -5,7 +5,6 @@
 #include <set>
 #include <unordered_set>
 
-#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/expr/bound.h"
