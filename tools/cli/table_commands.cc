@@ -15,6 +15,7 @@
 #include "lithify/commands/iceberg_read.h"
 #include "lithify/commands/scan.h"
 #include "lithify/expr/value.h"
+#include "lithify/iceberg/table_scan.h"
 #include "lithify/io/filesystem.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/storage.h"
@@ -67,7 +68,7 @@ Result<delta::VersionSpec> ToVersionSpec(const VersionFlags& f) {
   return delta::VersionSpec::Latest();
 }
 
-Result<iceberg::SnapshotSelector> ToSelector(const VersionFlags& v, const IcebergFlags& f) {
+Result<table::VersionSelector> ToSelector(const VersionFlags& v, const IcebergFlags& f) {
   LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> ms, TimestampMs(v));
   return IcebergSelector(f, ms);
 }
@@ -117,17 +118,6 @@ Status RenderCount(int64_t rows, const Context& ctx) {
   return WriteStdout(fmt::format("{}\n", rows));
 }
 
-// Iceberg's snapshot selector as the neutral one (delta::VersionSpec is it already).
-table::VersionSelector FromIceberg(const iceberg::SnapshotSelector& s) {
-  switch (s.kind) {
-    case iceberg::SnapshotSelector::Kind::kCurrent: return table::VersionSelector::Latest();
-    case iceberg::SnapshotSelector::Kind::kId: return table::VersionSelector::AtVersion(s.snapshot_id);
-    case iceberg::SnapshotSelector::Kind::kTimestamp: return table::VersionSelector::AtTimestamp(s.timestamp_ms);
-    case iceberg::SnapshotSelector::Kind::kRef: return table::VersionSelector::Ref(s.ref);
-  }
-  return table::VersionSelector::Latest();
-}
-
 Status RunScan(const ScanFlags& f, const Context& ctx) {
   commands::ScanOptions opts;
   LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec delta_version, ToVersionSpec(f.version));
@@ -142,8 +132,7 @@ Status RunScan(const ScanFlags& f, const Context& ctx) {
   LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
   opts.format = table_format;
   if (table_format == formats::TableFormat::kIceberg) {
-    LITHIFY_ASSIGN_OR_RETURN(iceberg::SnapshotSelector selector, ToSelector(f.version, f.ice));
-    opts.version = FromIceberg(selector);
+    LITHIFY_ASSIGN_OR_RETURN(opts.version, ToSelector(f.version, f.ice));
     opts.location_map = f.ice.location_map;
   } else {
     opts.version = delta_version;
@@ -167,7 +156,8 @@ struct FilesFlags {
 
 Status RunIcebergFiles(const FilesFlags& f, const Context& ctx, const OpenedLocation& loc) {
   commands::IcebergReadOptions opts;
-  LITHIFY_ASSIGN_OR_RETURN(opts.snapshot, ToSelector(f.version, f.ice));
+  LITHIFY_ASSIGN_OR_RETURN(table::VersionSelector selector, ToSelector(f.version, f.ice));
+  opts.snapshot = iceberg::SnapshotSelectorOf(selector);
   opts.location_map = f.ice.location_map;
   LITHIFY_ASSIGN_OR_RETURN(auto table, commands::OpenIcebergTable(loc.fs(), loc.path(), opts.location_map));
   Result<commands::IcebergFilesReport> r = commands::ListIcebergFiles(loc.fs(), loc.path(), opts, f.where);
@@ -299,8 +289,7 @@ Result<commands::DescribeOptions> DescribeOptionsOf(const DescribeFlags& f, form
   opts.format = format;
   opts.limit = f.limit_given ? f.limit : -1;
   if (format == formats::TableFormat::kIceberg) {
-    LITHIFY_ASSIGN_OR_RETURN(iceberg::SnapshotSelector selector, ToSelector(f.version, f.ice));
-    opts.version = FromIceberg(selector);
+    LITHIFY_ASSIGN_OR_RETURN(opts.version, ToSelector(f.version, f.ice));
     opts.location_map = f.ice.location_map;
   } else {
     LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));

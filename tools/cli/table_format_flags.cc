@@ -34,16 +34,16 @@ Result<formats::TableFormat> DetectFormat(const OpenedLocation& loc, const Icebe
   return format;
 }
 
-Result<iceberg::SnapshotSelector> IcebergSelector(const IcebergFlags& f, std::optional<int64_t> timestamp_ms) {
+Result<table::VersionSelector> IcebergSelector(const IcebergFlags& f, std::optional<int64_t> timestamp_ms) {
   const int given = (f.snapshot_given ? 1 : 0) + (f.ref_given ? 1 : 0) + (timestamp_ms ? 1 : 0);
   if (given > 1) return UsageError("--snapshot-id, --ref and --timestamp cannot be used together");
-  if (f.snapshot_given) return iceberg::SnapshotSelector::Id(f.snapshot_id);
+  if (f.snapshot_given) return table::VersionSelector::AtVersion(f.snapshot_id);
   if (f.ref_given) {
     if (f.ref.empty()) return UsageError("--ref must name a branch or tag");
-    return iceberg::SnapshotSelector::Ref(f.ref);
+    return table::VersionSelector::Ref(f.ref);
   }
-  if (timestamp_ms) return iceberg::SnapshotSelector::AsOf(*timestamp_ms);
-  return iceberg::SnapshotSelector::Current();
+  if (timestamp_ms) return table::VersionSelector::AtTimestamp(*timestamp_ms);
+  return table::VersionSelector::Latest();
 }
 
 }  // namespace lithify::cli

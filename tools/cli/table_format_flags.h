@@ -15,7 +15,7 @@
 
 #include "lithify/base/result.h"
 #include "lithify/formats/table_format.h"
-#include "lithify/iceberg/metadata.h"
+#include "lithify/table/version_selector.h"
 #include "tools/cli/storage.h"
 
 namespace lithify::cli {
@@ -39,7 +39,8 @@ void ReadIcebergFlags(CLI::App* cmd, IcebergFlags* f);
 Result<formats::TableFormat> DetectFormat(const OpenedLocation& loc, const IcebergFlags& f,
                                            bool delta_version_given);
 
-// The Iceberg snapshot selector from the flags; `timestamp_ms` from --timestamp.
-Result<iceberg::SnapshotSelector> IcebergSelector(const IcebergFlags& f, std::optional<int64_t> timestamp_ms);
+// The snapshot the flags select (a version = a snapshot id; iceberg::SnapshotSelectorOf
+// turns it into Iceberg's selector); `timestamp_ms` from --timestamp.
+Result<table::VersionSelector> IcebergSelector(const IcebergFlags& f, std::optional<int64_t> timestamp_ms);
 
 }  // namespace lithify::cli

@@ -1,13 +1,11 @@
 #include "lithify/commands/scan.h"
 
 #include <algorithm>
-#include <set>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
-#include "lithify/formats/open_table.h"
 #include "lithify/expr/batch_eval.h"
-#include "lithify/expr/expr.h"
+#include "lithify/formats/open_table.h"
 
 namespace lithify::commands {
 

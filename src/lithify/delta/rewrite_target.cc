@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "lithify/base/dotted_path.h"
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
 #include "lithify/delta/bin_io.h"
@@ -20,24 +21,6 @@ namespace lithify::delta {
 
 namespace {
 
-std::vector<std::string> SplitDotted(const std::string& s) {
-  std::vector<std::string> parts;
-  size_t p = 0;
-  while (true) {
-    size_t d = s.find('.', p);
-    parts.push_back(s.substr(p, d == std::string::npos ? std::string::npos : d - p));
-    if (d == std::string::npos) break;
-    p = d + 1;
-  }
-  return parts;
-}
-
-std::string Dotted(const std::vector<std::string>& path) {
-  std::string s;
-  for (const std::string& p : path) s += (s.empty() ? "" : ".") + p;
-  return s;
-}
-
 bool IsClusteredTable(const Snapshot& snap) {
   return snap.protocol().HasWriterFeature("clustering") && !ClusteringColumnsOf(snap).empty();
 }
@@ -50,7 +33,7 @@ Status ValidateZOrderColumns(const Snapshot& snap, const std::vector<std::vector
                            StatsPlan::Make(snap.schema(), snap.partition_columns(), snap.column_mapping_mode(),
                                            snap.properties(), file_schema));
   for (const std::vector<std::string>& path : paths) {
-    const std::string name = Dotted(path);
+    const std::string name = JoinDotted(path);
     if (path.size() == 1) {
       for (const std::string& p : snap.partition_columns()) {
         if (AsciiLower(p) == AsciiLower(path[0])) {
@@ -86,11 +69,14 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
  public:
   DeltaRewriteTarget(io::FileSystem* fs, std::string root, ScanContext ctx, std::string operation,
                      table::CommitOptions commit)
-      : operation_(std::move(operation)),
-        fs_(fs),
+      : fs_(fs),
         root_(std::move(root)),
         ctx_(std::move(ctx)),
         snap_(*ctx_.snapshot),
+        // RowTrackingOf names the operation in its refusal (OPTIMIZE's and REORG's are
+        // the same check); asked once, its answer serves the check, the BinIo and every
+        // commit attempt.
+        row_tracking_(RowTrackingOf(snap_, operation)),
         committer_(fs, root_, ctx_.snapshot, std::move(commit)) {}
 
   const std::string& root() const override { return root_; }
@@ -124,7 +110,7 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
       }
       req.mode = planner::PlanMode::kLiquid;
       req.paths = ClusteringColumnsOf(snap_);
-      for (const auto& p : req.paths) req.columns.push_back(Dotted(p));
+      for (const auto& p : req.paths) req.columns.push_back(JoinDotted(p));
       return req;
     }
     if (request.full) {
@@ -148,7 +134,7 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
   Status CheckRewrite(const exec::RewriteRequest& request) const override {
     LITHIFY_RETURN_NOT_OK(CheckWherePartitionOnly(request));
     LITHIFY_RETURN_NOT_OK(CheckTableSupported(request));
-    return RowTracking().status();
+    return row_tracking_.status();
   }
 
   Result<std::vector<const table::FileEntry*>> FilesInScope() const override {
@@ -162,7 +148,7 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
 
   Result<exec::BinIo*> bin_io(const exec::BinIoOptions& options) override {
     if (bin_io_) return bin_io_.get();
-    LITHIFY_ASSIGN_OR_RETURN(delta::RowTracking rt, RowTracking());
+    LITHIFY_ASSIGN_OR_RETURN(delta::RowTracking rt, row_tracking_);
     LITHIFY_ASSIGN_OR_RETURN(bin_io_, DeltaBinIo::Make(fs_, ctx_.snapshot, ctx_.rows.get(), rt));
     bin_io_->set_columnar(options.columnar, options.copy_row_group_min_bytes);
     if (options.row_group_bytes > 0) bin_io_->set_row_group_bytes(options.row_group_bytes);
@@ -177,14 +163,14 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
     for (const std::vector<std::string>& path : request.paths) {
       LITHIFY_ASSIGN_OR_RETURN_CTX(PhysicalColumn pc,
                                    ResolvePhysicalColumn(snap_.schema(), path, snap_.column_mapping_mode()),
-                                   "{}: clustering column '{}'", root_, Dotted(path));
+                                   "{}: clustering column '{}'", root_, JoinDotted(path));
       int leaf = -1;
       for (int l = 0; l < schema.num_leaves(); ++l) {
         if (schema.leaf(l).path == pc.path) leaf = l;
       }
       if (leaf < 0 || schema.leaf(leaf).max_rep > 0) {
         return Status::InvalidArgument(
-            "{}: clustering column '{}' is not a primitive data column outside lists and maps", root_, Dotted(path));
+            "{}: clustering column '{}' is not a primitive data column outside lists and maps", root_, JoinDotted(path));
       }
       leaves.push_back(leaf);
     }
@@ -205,10 +191,7 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
     }
   }
 
-  bool row_ids_preserved() const override {
-    Result<delta::RowTracking> rt = RowTracking();
-    return rt.ok() && rt->enabled;
-  }
+  bool row_ids_preserved() const override { return row_tracking_.ok() && row_tracking_->enabled; }
 
   std::map<std::string, std::string> OperationMetrics(std::vector<int64_t> added,
                                                       const std::vector<const table::FileEntry*>& removed) const override {
@@ -218,10 +201,6 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
   table::TableCommitter& committer() override { return committer_; }
 
  private:
-  // RowTrackingOf names the operation in its refusal; OPTIMIZE's and REORG's are the
-  // same check.
-  Result<delta::RowTracking> RowTracking() const { return RowTrackingOf(snap_, operation_); }
-
   // Delta's verifyPartitionPredicates: --where may reference partition columns only.
   Status CheckWherePartitionOnly(const exec::RewriteRequest& request) const {
     if (!ctx_.predicate) return Status::OK();
@@ -265,11 +244,11 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
     return Status::OK();
   }
 
-  std::string operation_;  // "OPTIMIZE" or "REORG", for RowTrackingOf's refusal
   io::FileSystem* fs_;
   std::string root_;
   ScanContext ctx_;
   const Snapshot& snap_;
+  const Result<delta::RowTracking> row_tracking_;
   DeltaCommitter committer_;
   std::unique_ptr<DeltaBinIo> bin_io_;
 };

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lithify/base/dotted_path.h"
 #include "lithify/base/macros.h"
 #include "lithify/delta/table_properties.h"
 
@@ -35,12 +36,6 @@ void CollectLeaves(const DataType& t, std::vector<int>& idx, std::vector<std::st
     idx.pop_back();
     names.pop_back();
   }
-}
-
-std::string Dotted(const std::vector<std::string>& names) {
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ".") + n;
-  return s;
 }
 
 // The SQL text of a delta.invariants value: field metadata holds JSON texts, and Delta
@@ -176,7 +171,7 @@ Result<RowConstraintChecker> RowConstraintChecker::Make(const StructType& schema
         if (c.columns_[i].field_path == leaves[found].field_path) col = static_cast<int>(i);
       }
       if (col < 0) {
-        c.columns_.push_back({leaves[found].field_path, Dotted(leaves[found].names), leaves[found].type});
+        c.columns_.push_back({leaves[found].field_path, JoinDotted(leaves[found].names), leaves[found].type});
         col = static_cast<int>(c.columns_.size()) - 1;
       }
       check.columns.push_back(col);

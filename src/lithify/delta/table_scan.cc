@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "lithify/base/dotted_path.h"
 #include "lithify/base/macros.h"
 #include "lithify/base/text.h"
 #include "lithify/delta/scan_plan.h"
@@ -18,14 +19,7 @@ namespace {
 Result<std::vector<int>> ResolveProjection(const parquet::Schema& schema, const std::vector<std::string>& names) {
   std::vector<int> leaves;
   for (const std::string& name : names) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    for (;;) {
-      size_t dot = name.find('.', start);
-      parts.push_back(name.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
+    const std::vector<std::string> parts = SplitDotted(name);
     int node = 0;
     for (const std::string& p : parts) {
       const parquet::SchemaNode& n = schema.node(node);

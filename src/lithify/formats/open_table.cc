@@ -10,20 +10,6 @@
 
 namespace lithify::formats {
 
-namespace {
-
-// Delta's `opened` unless it failed with NotFound on a location that holds an Iceberg
-// table: then `iceberg()`.
-template <typename T, typename IcebergFn>
-Result<T> DeltaElseIceberg(io::FileSystem* fs, const std::string& location, Result<T> opened, IcebergFn iceberg) {
-  if (opened.ok() || !opened.status().IsNotFound()) return opened;
-  Result<TableFormat> format = DetectTableFormat(fs, location);
-  if (format.ok() && *format == TableFormat::kIceberg) return iceberg();
-  return opened;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<table::TableScan>> OpenTableScan(io::FileSystem* fs, const std::string& location,
                                                         const table::ScanRequest& request,
                                                         std::optional<TableFormat> format) {
@@ -41,13 +27,16 @@ Result<std::unique_ptr<exec::RewriteTarget>> OpenRewriteTarget(io::FileSystem* f
                                                                std::optional<int64_t> version,
                                                                const exec::RewriteRequest& request,
                                                                table::CommitOptions commit) {
-  return DeltaElseIceberg(
-      fs, root, delta::OpenDeltaRewriteTarget(fs, root, version, request, std::move(commit)),
-      [&]() -> Result<std::unique_ptr<exec::RewriteTarget>> {
-        return Status::NotSupported("{}: {} of Apache Iceberg tables is not implemented yet (lithify reads them: "
-                                    "scan, files, describe, diagnose)",
-                                    root, request.operation);
-      });
+  // Delta first, without a format probe (see the header); only a location without a
+  // Delta log is asked whether it holds an Iceberg table.
+  Result<std::unique_ptr<exec::RewriteTarget>> opened =
+      delta::OpenDeltaRewriteTarget(fs, root, version, request, std::move(commit));
+  if (opened.ok() || !opened.status().IsNotFound()) return opened;
+  Result<TableFormat> format = DetectTableFormat(fs, root);
+  if (!format.ok() || *format != TableFormat::kIceberg) return opened;
+  return Status::NotSupported("{}: {} of Apache Iceberg tables is not implemented yet (lithify reads them: scan, "
+                              "files, describe, diagnose)",
+                              root, request.operation);
 }
 
 }  // namespace lithify::formats
