@@ -27,7 +27,13 @@
 //   --once-per-key     fault each path (without query) at most once in all
 // Determinism: whether a fault fires is a hash of --seed (default 1), the fault, the request
 // (method, path, query) and how many times that request was seen, not of arrival order: the
-// same requests get the same faults however concurrent clients interleave.
+// same requests get the same faults however concurrent clients interleave. What differs from
+// run to run is left out of the identity, so that a seed gives the same faults in every run
+// (two data files' uploads are then the first and second occurrence of one identity):
+//   --strip TEXT       (repeatable) this text, as given and URL-encoded, e.g. a test's random
+//                      key prefix
+//   UUIDs (8-4-4-4-12 hex, as in data file names) and runs of 16 or more hex digits (random
+//                      names such as the commit probe's) each count as one and the same text.
 // --log FILE appends one JSON line per injected fault ({seq, fault, method, url, status}),
 // written synchronously, so that a test can count what really happened.
 //
@@ -43,14 +49,14 @@ function parseArgs(argv) {
   const o = {
     target: null, seed: 1, error: 0, slowdown: 0, delay: 0, delayMs: 150, dropBefore: 0, dropAfter: 0,
     losePut: 0, ignoreCondition: false, goneAfterComplete: false, match: null, maxRepeat: 2, oncePerKey: false, log: null,
-    reply: null,
+    reply: null, strip: [],
   };
   const rates = { '--error': 'error', '--slowdown': 'slowdown', '--delay': 'delay', '--drop-before': 'dropBefore',
     '--drop-after': 'dropAfter', '--lose-put': 'losePut' };
   const usage = (msg) => {
     console.error(`fault_proxy: ${msg}\nusage: node fault_proxy.mjs URL [--seed N] [--error P] [--slowdown P] ` +
       '[--delay P] [--delay-ms MS] [--drop-before P] [--drop-after P] [--lose-put P] [--ignore-condition] ' +
-      '[--match REGEX] [--max-repeat N] [--once-per-key] [--log FILE]');
+      '[--match REGEX] [--max-repeat N] [--once-per-key] [--strip TEXT] [--log FILE]');
     process.exit(2);
   };
   for (let i = 0; i < argv.length; i++) {
@@ -63,6 +69,7 @@ function parseArgs(argv) {
     else if (a === '--max-repeat') o.maxRepeat = number();
     else if (a === '--match') o.match = new RegExp(value());
     else if (a === '--log') o.log = value();
+    else if (a === '--strip') o.strip.push(value());
     else if (a === '--reply') {
       const m = /^(\d{3}):([A-Za-z]+):(.+)$/s.exec(value());
       if (!m) usage('--reply: STATUS:CODE:MESSAGE');
@@ -80,16 +87,26 @@ function parseArgs(argv) {
 }
 
 const o = parseArgs(process.argv.slice(2));
-const seen = new Map();      // request identity -> times seen
+const seen = new Map();      // stable request identity -> times seen
 const streak = new Map();    // request identity -> faults in a row
 const faultedKeys = new Set();
 const completed = new Set();  // Completes whose reply was lost (--gone-after-complete)
 const isComplete = (req) => req.method === 'POST' && /[?&]uploadId=/.test(req.url);
 let seq = 0;
 
+// The request's identity without what differs from run to run (--strip, UUIDs).
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const HEX = /[0-9a-f]{16,}/gi;
+function stable(identity) {
+  let s = identity;
+  for (const t of o.strip) s = s.split(t).join('').split(encodeURIComponent(t)).join('');
+  return s.replace(UUID, 'UUID').replace(HEX, 'HEX');
+}
+
 // A number in [0, 1) fixed by the seed, the fault and the request's identity and occurrence.
 function roll(fault, identity, occurrence) {
-  const h = crypto.createHash('sha256').update(`${o.seed}\0${fault}\0${identity}\0${occurrence}`).digest();
+  const key = `${o.seed}\0${fault}\0${stable(identity)}\0${occurrence}`;
+  const h = crypto.createHash('sha256').update(key).digest();
   return h.readUInt32BE(0) / 4294967296;
 }
 
@@ -127,14 +144,13 @@ function errorReply(req, res, status, given = null) {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-function forward(req, res, body, identity, may) {
+function forward(req, res, body, identity, may, n) {
   const up = http.request(
     { host: o.target.hostname, port: o.target.port, method: req.method, path: req.url, headers: { ...req.headers } },
     (r) => {
       const out = [];
       r.on('data', (c) => out.push(c));
       r.on('end', () => {
-        const n = seen.get(identity);
         const conditional = req.method === 'PUT' && req.headers['if-none-match'] === '*';
         if (o.ignoreCondition && conditional && r.statusCode === 412) {
           record('ignore-condition', req, 200);
@@ -168,8 +184,9 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     const body = Buffer.concat(chunks);
     const identity = `${req.method} ${req.url}`;
-    const n = (seen.get(identity) || 0) + 1;
-    seen.set(identity, n);
+    const key = stable(identity);
+    const n = (seen.get(key) || 0) + 1;
+    seen.set(key, n);
     const may = eligible(req, identity);
     if (o.goneAfterComplete && completed.has(identity)) {
       record('gone-after-complete', req, 404);
@@ -190,10 +207,10 @@ const server = http.createServer((req, res) => {
     // A delay is no failure: it does not count against --max-repeat.
     if (o.delay > 0 && (!o.match || o.match.test(identity)) && roll('delay', identity, n) < o.delay) {
       record('delay', req, 0);
-      setTimeout(() => forward(req, res, body, identity, may), o.delayMs);
+      setTimeout(() => forward(req, res, body, identity, may, n), o.delayMs);
       return;
     }
-    forward(req, res, body, identity, may);
+    forward(req, res, body, identity, may, n);
   });
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));

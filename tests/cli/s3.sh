@@ -132,7 +132,7 @@ if command -v node >/dev/null; then
   # Every kind of fault at once (seeded): 500s, 503 SlowDown, delays, connections cut before
   # and after the server applied the request. Each command retries through them; the table
   # ends with each acknowledged write once.
-  start_proxy "$AWS_ENDPOINT_URL" --seed 3 --error 0.1 --slowdown 0.1 --delay 0.1 --delay-ms 50 \
+  start_proxy "$AWS_ENDPOINT_URL" --seed 3 --strip "$prefix" --error 0.1 --slowdown 0.1 --delay 0.1 --delay-ms 50 \
     --drop-before 0.1 --drop-after 0.1 --log "$D/faults.log"
   FT="s3://$LITHIFY_TEST_S3_BUCKET/$prefix/faults"
   lost_replies_writes "$FT" AWS_ENDPOINT_URL="$P"

@@ -129,11 +129,13 @@ async function checkLog(table, expectedCommits, optimizeVersions) {
 }
 
 // Starts tests/cli/fault_proxy.mjs in front of AWS_ENDPOINT_URL; resolves { endpoint, child, log }.
-function startProxy(dir) {
+// The table's random key prefix is left out of the proxy's rolls (--strip), so that the seed
+// picks the same faults for the same requests in every run.
+function startProxy(dir, table) {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'fault_proxy.mjs');
   const log = path.join(dir, 'faults.log');
   const child = spawn(process.execPath, [script, process.env.AWS_ENDPOINT_URL, ...faultFlags.split(/\s+/).filter((x) => x),
-    '--log', log], { stdio: ['ignore', 'pipe', 'inherit'] });
+    '--strip', table.split('/')[3], '--log', log], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (b) => resolve({ endpoint: `http://127.0.0.1:${String(b).trim()}`, child, log }));
     child.once('exit', (code) => reject(new Error(`fault_proxy.mjs exited ${code}`)));
@@ -159,7 +161,7 @@ async function main() {
   let proxy = null;
   if (faultFlags) {
     if (!onS3) throw new Error('--faults needs --s3');
-    proxy = await startProxy(dir);
+    proxy = await startProxy(dir, table);
     childEnv = { AWS_ENDPOINT_URL: proxy.endpoint };
   }
   const c = await runCommand(lithify, ['create', table, '--schema', 'writer int, batch long, seq int, note string',
