@@ -12,11 +12,10 @@
 #include "lithify/base/macros.h"
 #include "lithify/commands/describe.h"
 #include "lithify/commands/files.h"
-#include "lithify/commands/iceberg_read.h"
 #include "lithify/commands/scan.h"
 #include "lithify/expr/value.h"
-#include "lithify/iceberg/table_scan.h"
 #include "lithify/io/filesystem.h"
+#include "lithify/table/version_selector.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/storage.h"
 #include "tools/cli/output.h"
@@ -55,17 +54,17 @@ Result<std::optional<int64_t>> TimestampMs(const VersionFlags& f) {
   return std::optional<int64_t>(*micros / 1000 - (*micros % 1000 < 0 ? 1 : 0));
 }
 
-Result<delta::VersionSpec> ToVersionSpec(const VersionFlags& f) {
+Result<table::VersionSelector> ToVersionSpec(const VersionFlags& f) {
   if (f.version_given && f.timestamp_given) {
     return UsageError("--version and --timestamp cannot be used together");
   }
   if (f.version_given) {
     if (f.version < 0) return UsageError("--version must be a non-negative version, not {}", f.version);
-    return delta::VersionSpec::AtVersion(f.version);
+    return table::VersionSelector::AtVersion(f.version);
   }
   LITHIFY_ASSIGN_OR_RETURN(std::optional<int64_t> ms, TimestampMs(f));
-  if (ms) return delta::VersionSpec::AtTimestamp(*ms);
-  return delta::VersionSpec::Latest();
+  if (ms) return table::VersionSelector::AtTimestamp(*ms);
+  return table::VersionSelector::Latest();
 }
 
 Result<table::VersionSelector> ToSelector(const VersionFlags& v, const IcebergFlags& f) {
@@ -120,7 +119,7 @@ Status RenderCount(int64_t rows, const Context& ctx) {
 
 Status RunScan(const ScanFlags& f, const Context& ctx) {
   commands::ScanOptions opts;
-  LITHIFY_ASSIGN_OR_RETURN(delta::VersionSpec delta_version, ToVersionSpec(f.version));
+  LITHIFY_ASSIGN_OR_RETURN(table::VersionSelector delta_version, ToVersionSpec(f.version));
   LITHIFY_ASSIGN_OR_RETURN(parquet::RowFormat format,
                            CheckRowOutputFlags(f.format, f.limit_given, f.limit, f.columns));
   opts.where = f.where;
@@ -154,21 +153,14 @@ struct FilesFlags {
   IcebergFlags ice;
 };
 
-Status RunIcebergFiles(const FilesFlags& f, const Context& ctx, const OpenedLocation& loc) {
-  commands::IcebergReadOptions opts;
-  LITHIFY_ASSIGN_OR_RETURN(table::VersionSelector selector, ToSelector(f.version, f.ice));
-  opts.snapshot = iceberg::SnapshotSelectorOf(selector);
-  opts.location_map = f.ice.location_map;
-  LITHIFY_ASSIGN_OR_RETURN(auto table, commands::OpenIcebergTable(loc.fs(), loc.path(), opts.location_map));
-  Result<commands::IcebergFilesReport> r = commands::ListIcebergFiles(loc.fs(), loc.path(), opts, f.where);
-  if (!r.ok()) return MapPredicateError(r.status());
-  ordered_json j = commands::IcebergFilesToJson(*table, *r);
-  if (ctx.json) return WriteJson(j);
+// Iceberg: one line per data file (path, size, rows, partition, delete files).
+std::string IcebergFilesText(const ordered_json& j) {
+  const bool with_verdict = j.contains("predicate");
   std::string text = fmt::format("{} snapshot {}\n", j["table"].get<std::string>(), j["snapshot-id"].dump());
-  if (r->predicate) text += fmt::format("predicate: {}\n", *r->predicate);
+  if (with_verdict) text += fmt::format("predicate: {}\n", j["predicate"].get<std::string>());
   for (const ordered_json& row : j["files"]) {
     std::string line;
-    if (r->predicate) line += fmt::format("{:<18} ", row["verdict"].get<std::string>());
+    if (with_verdict) line += fmt::format("{:<18} ", row["verdict"].get<std::string>());
     line += row["file_path"].get<std::string>();
     line += fmt::format("  size={}  rows={}", row["file_size_in_bytes"].dump(), row["record_count"].dump());
     if (!row["partition"].empty()) line += "  partition" + row["partition"].dump();
@@ -176,99 +168,67 @@ Status RunIcebergFiles(const FilesFlags& f, const Context& ctx, const OpenedLoca
     if (row.contains("reason")) line += "  (" + row["reason"].get<std::string>() + ")";
     text += line + "\n";
   }
-  text += fmt::format("{} files", r->files_total);
-  if (r->predicate) text += fmt::format(": {} kept, {} skipped by stats", r->kept, r->skipped_by_stats);
-  text += fmt::format("; {} delete files\n", r->delete_files);
-  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
-  return FlushStdout();
+  const ordered_json& s = j["summary"];
+  text += fmt::format("{} files", s["files"].dump());
+  if (with_verdict) text += fmt::format(": {} kept, {} skipped by stats", s["kept"].dump(), s["skippedByStats"].dump());
+  text += fmt::format("; {} delete files\n", s["deleteFiles"].dump());
+  return text;
 }
 
-std::string PartitionText(const commands::FileReportRow& row) {
-  std::string s;
-  for (const auto& [k, v] : row.partition_values) {
-    if (!s.empty()) s += ",";
-    s += k + "=" + (v ? *v : "null");
+// Delta: one line per data file (path, size, rows, DV, partition values, tags,
+// clustering provider), the counts, and with a predicate the lookup cost.
+std::string DeltaFilesText(const ordered_json& j) {
+  const bool with_verdict = j.contains("predicate");
+  std::string text = fmt::format("{} version {}\n", j["table"].get<std::string>(), j["version"].dump());
+  if (with_verdict) text += fmt::format("predicate: {}\n", j["predicate"].get<std::string>());
+  for (const ordered_json& row : j["files"]) {
+    std::string line;
+    if (with_verdict) line += fmt::format("{:<18} ", row["verdict"].get<std::string>());
+    line += row["path"].get<std::string>();
+    line += fmt::format("  size={}", row["size"].dump());
+    line += row["numRecords"].is_null() ? std::string("  rows=?") : fmt::format("  rows={}", row["numRecords"].dump());
+    if (!row["deletionVectorCardinality"].is_null()) line += fmt::format("  dv={}", row["deletionVectorCardinality"].dump());
+    if (!row["partitionValues"].empty()) {
+      std::string p;
+      for (const auto& [k, v] : row["partitionValues"].items()) {
+        p += (p.empty() ? "" : ",") + k + "=" + (v.is_null() ? std::string("null") : v.get<std::string>());
+      }
+      line += "  partition[" + p + "]";
+    }
+    for (const auto& [k, v] : row["tags"].items()) line += fmt::format("  tag:{}={}", k, v.get<std::string>());
+    if (!row["clusteringProvider"].is_null()) line += "  clustering=" + row["clusteringProvider"].get<std::string>();
+    if (row.contains("reason")) line += "  (" + row["reason"].get<std::string>() + ")";
+    text += line + "\n";
   }
-  return s;
+  const ordered_json& s = j["summary"];
+  text += fmt::format("{} files", s["files"].dump());
+  if (with_verdict) {
+    text += fmt::format(": {} kept, {} skipped by partition, {} skipped by stats", s["kept"].dump(),
+                        s["skippedByPartition"].dump(), s["skippedByStats"].dump());
+  }
+  text += "\n";
+  if (with_verdict) text += commands::LookupCostText(j) + "\n";
+  return text;
 }
 
 Status RunFiles(const FilesFlags& f, const Context& ctx) {
   commands::FilesOptions opts;
-  LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
   opts.where = f.where;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
   LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat table_format, Format(loc, f.ice, f.version));
-  if (table_format == formats::TableFormat::kIceberg) return RunIcebergFiles(f, ctx, loc);
-  Result<commands::FilesReport> r = commands::ListFiles(loc.fs(), loc.path(), opts);
+  opts.format = table_format;
+  if (table_format == formats::TableFormat::kIceberg) {
+    LITHIFY_ASSIGN_OR_RETURN(opts.version, ToSelector(f.version, f.ice));
+    opts.location_map = f.ice.location_map;
+  } else {
+    LITHIFY_ASSIGN_OR_RETURN(opts.version, ToVersionSpec(f.version));
+  }
+  // One files command for both formats (commands/files.h); each answers in its own names.
+  Result<commands::FilesListing> r = commands::ListTableFiles(loc.fs(), loc.path(), opts);
   if (!r.ok()) return MapPredicateError(r.status());
-  const commands::FilesReport& rep = *r;
-  const bool with_verdict = rep.predicate.has_value();
-  if (ctx.json) {
-    ordered_json out;
-    out["table"] = rep.snapshot->table_root();
-    out["version"] = rep.snapshot->version();
-    if (with_verdict) out["predicate"] = *rep.predicate;
-    ordered_json files = ordered_json::array();
-    for (const commands::FileReportRow& row : rep.files) {
-      const table::FileEntry& e = *row.file;
-      ordered_json j;
-      j["path"] = e.path;
-      j["size"] = e.size;
-      ordered_json pv = ordered_json::object();
-      for (const auto& [k, v] : row.partition_values) pv[k] = v ? ordered_json(*v) : ordered_json(nullptr);
-      j["partitionValues"] = pv;
-      j["numRecords"] = e.num_records() ? ordered_json(*e.num_records()) : ordered_json(nullptr);
-      j["deletionVectorCardinality"] =
-          e.deletion_vector ? ordered_json(e.deletion_vector->cardinality) : ordered_json(nullptr);
-      ordered_json tags = ordered_json::object();
-      for (const auto& [k, v] : e.tags) tags[k] = v;
-      j["tags"] = tags;
-      j["clusteringProvider"] = e.clustering_provider ? ordered_json(*e.clustering_provider) : ordered_json(nullptr);
-      if (with_verdict) {
-        j["verdict"] = std::string(commands::FileVerdictName(row.verdict));
-        if (!row.reason.empty()) j["reason"] = row.reason;
-      }
-      files.push_back(std::move(j));
-    }
-    out["files"] = std::move(files);
-    out["summary"] = {{"files", rep.files_total},
-                      {"kept", rep.kept},
-                      {"skippedByPartition", rep.skipped_by_partition},
-                      {"skippedByStats", rep.skipped_by_stats}};
-    if (with_verdict) {
-      out["lookupCost"] = {{"filesOpened", rep.kept},
-                           {"filesTotal", rep.files_total},
-                           {"bytesOpened", rep.bytes_kept},
-                           {"bytesTotal", rep.bytes_total},
-                           {"rowsInOpenedFiles", rep.rows_kept}};
-    }
-    LITHIFY_RETURN_NOT_OK(WriteStdout(out.dump() + "\n"));
-    return FlushStdout();
-  }
-  std::string text = fmt::format("{} version {}\n", rep.snapshot->table_root(), rep.snapshot->version());
-  if (with_verdict) text += fmt::format("predicate: {}\n", *rep.predicate);
-  for (const commands::FileReportRow& row : rep.files) {
-    const table::FileEntry& e = *row.file;
-    std::string line;
-    if (with_verdict) line += fmt::format("{:<18} ", commands::FileVerdictName(row.verdict));
-    line += e.path;
-    line += fmt::format("  size={}", e.size);
-    line += e.num_records() ? fmt::format("  rows={}", *e.num_records()) : std::string("  rows=?");
-    if (e.deletion_vector) line += fmt::format("  dv={}", e.deletion_vector->cardinality);
-    if (!row.partition_values.empty()) line += "  partition[" + PartitionText(row) + "]";
-    for (const auto& [k, v] : e.tags) line += fmt::format("  tag:{}={}", k, v);
-    if (e.clustering_provider) line += "  clustering=" + *e.clustering_provider;
-    if (!row.reason.empty()) line += "  (" + row.reason + ")";
-    text += line + "\n";
-  }
-  text += fmt::format("{} files", rep.files_total);
-  if (with_verdict) {
-    text += fmt::format(": {} kept, {} skipped by partition, {} skipped by stats", rep.kept,
-                        rep.skipped_by_partition, rep.skipped_by_stats);
-  }
-  text += "\n";
-  if (with_verdict) text += commands::LookupCostText(rep) + "\n";
-  LITHIFY_RETURN_NOT_OK(WriteStdout(text));
+  if (ctx.json) return WriteJson(r->document);
+  LITHIFY_RETURN_NOT_OK(WriteStdout(table_format == formats::TableFormat::kIceberg ? IcebergFilesText(r->document)
+                                                                                  : DeltaFilesText(r->document)));
   return FlushStdout();
 }
 

@@ -115,9 +115,9 @@ class ClusterTest : public ::testing::Test {
   int64_t FilesOpened(int64_t customer) {
     FilesOptions o;
     o.where = "customer_id = " + std::to_string(customer);
-    auto r = ListFiles(fs_.get(), t_.table(), o);
+    auto r = ListTableFiles(fs_.get(), t_.table(), o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
-    return r.ok() ? r->kept : -1;
+    return r.ok() ? r->document["summary"]["kept"].get<int64_t>() : -1;
   }
 
   // DuckDB reading every live file (no DVs here) must see exactly the table's rows. One
@@ -199,9 +199,9 @@ TEST_F(ClusterTest, ZOrderMakesPointLookupsOpenFewFilesAndKeepsRows) {
   // The commit records Delta's operation parameters.
   FilesOptions fo;
   fo.where = "customer_id = " + std::to_string(probes[0]);
-  auto rep = ListFiles(fs_.get(), t_.table(), fo);
+  auto rep = ListTableFiles(fs_.get(), t_.table(), fo);
   ASSERT_TRUE(rep.ok());
-  EXPECT_NE(LookupCostText(*rep).find("lookup cost: opens "), std::string::npos);
+  EXPECT_NE(LookupCostText(rep->document).find("lookup cost: opens "), std::string::npos);
   ExpectDuckDbSees(before);
 }
 

@@ -8,7 +8,7 @@
 #include "lithify/base/macros.h"
 #include "lithify/expr/batch_eval.h"
 #include "lithify/expr/bound.h"
-#include "lithify/iceberg/reader.h"
+#include "lithify/iceberg/files_report.h"
 #include "lithify/iceberg/table_scan.h"
 
 namespace lithify::commands {
@@ -17,26 +17,6 @@ using nlohmann::ordered_json;
 
 namespace {
 
-
-ordered_json PartitionJson(const iceberg::TableMetadata& m, const iceberg::PlannedFile& f) {
-  ordered_json out = ordered_json::object();
-  const iceberg::PartitionSpec* spec = m.FindSpec(f.spec_id);
-  for (size_t i = 0; i < f.file.partition.size(); ++i) {
-    std::string name = spec != nullptr && i < spec->fields.size() ? spec->fields[i].name : fmt::format("{}", i);
-    const table::Value& v = f.file.partition[i];
-    out[name] = v.is_null() ? ordered_json(nullptr) : ordered_json(v.ToString());
-  }
-  return out;
-}
-
-std::string_view DeleteKindName(iceberg::DeleteFile::Kind k) {
-  switch (k) {
-    case iceberg::DeleteFile::Kind::kPositionFile: return "position_deletes";
-    case iceberg::DeleteFile::Kind::kDeletionVector: return "deletion_vector";
-    case iceberg::DeleteFile::Kind::kEquality: return "equality_deletes";
-  }
-  return "unknown";
-}
 
 int64_t PropertyInt(const iceberg::TableMetadata& m, const std::string& key, int64_t fallback) {
   auto it = m.properties.find(key);
@@ -56,111 +36,6 @@ int64_t NowMs() {
 }
 
 }  // namespace
-
-Result<std::shared_ptr<const iceberg::IcebergTable>> OpenIcebergTable(io::FileSystem* fs, const std::string& location,
-                                                                      const std::vector<std::string>& location_map) {
-  return iceberg::OpenIcebergTable(fs, location, location_map);
-}
-
-Result<IcebergFilesReport> ListIcebergFiles(io::FileSystem* fs, const std::string& location,
-                                            const IcebergReadOptions& options, const std::string& where) {
-  LITHIFY_ASSIGN_OR_RETURN(auto table, iceberg::OpenIcebergTable(fs, location, options.location_map));
-  LITHIFY_ASSIGN_OR_RETURN(const iceberg::Snapshot* snap, table->Select(options.snapshot));
-  IcebergFilesReport r;
-  r.metadata_path = table->metadata_path();
-  if (snap != nullptr) r.snapshot_id = snap->snapshot_id;
-  iceberg::PlanOptions plan;
-  if (!where.empty()) {
-    LITHIFY_ASSIGN_OR_RETURN(expr::Expr e, iceberg::ParseScanPredicate(where));
-    // Bind once up front so a bad predicate is a usage error even on an empty table.
-    LITHIFY_ASSIGN_OR_RETURN(iceberg::OutputSchema out,
-                             iceberg::OutputSchema::Build(table->metadata().current_schema()));
-    LITHIFY_RETURN_NOT_OK(iceberg::CheckScanPredicate(out.schema(), where));
-    r.predicate = expr::ToString(e);
-    plan.where = std::move(e);
-    plan.skipped = [&r](iceberg::PlannedFile&& f, std::string reason) -> Status {
-      r.files.push_back({std::move(f), false, std::move(reason)});
-      return Status::OK();
-    };
-  }
-  std::unordered_set<std::string> deletes;
-  LITHIFY_RETURN_NOT_OK(table->PlanFiles(snap, plan, [&r](iceberg::PlannedFile&& f) -> Status {
-    r.files.push_back({std::move(f), true, ""});
-    return Status::OK();
-  }));
-  for (const IcebergFileRow& row : r.files) {
-    ++r.files_total;
-    r.bytes_total += row.file.file.file_size_in_bytes;
-    if (row.kept) {
-      ++r.kept;
-      r.bytes_kept += row.file.file.file_size_in_bytes;
-      r.rows_kept += row.file.file.record_count;
-    } else {
-      ++r.skipped_by_stats;
-    }
-    for (const iceberg::DeleteFile& d : row.file.deletes) {
-      deletes.insert(d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1)));
-    }
-  }
-  r.delete_files = static_cast<int64_t>(deletes.size());
-  // Kept ones arrive through the sink, skipped ones through `skipped`, interleaved in
-  // manifest order already; the table of files reads best grouped by path.
-  std::stable_sort(r.files.begin(), r.files.end(), [](const IcebergFileRow& a, const IcebergFileRow& b) {
-    return a.file.file.path < b.file.file.path;
-  });
-  return r;
-}
-
-ordered_json IcebergFilesToJson(const iceberg::IcebergTable& table, const IcebergFilesReport& r) {
-  ordered_json out;
-  out["table"] = table.metadata().location;
-  out["format"] = "iceberg";
-  out["metadata-file"] = r.metadata_path;
-  out["snapshot-id"] = r.snapshot_id ? ordered_json(*r.snapshot_id) : ordered_json(nullptr);
-  if (r.predicate) out["predicate"] = *r.predicate;
-  ordered_json files = ordered_json::array();
-  for (const IcebergFileRow& row : r.files) {
-    const iceberg::PlannedFile& f = row.file;
-    ordered_json j;
-    j["file_path"] = f.file.recorded_path;
-    j["file_format"] = f.file.file_format;
-    j["file_size_in_bytes"] = f.file.file_size_in_bytes;
-    j["record_count"] = f.file.record_count;
-    j["spec_id"] = f.spec_id;
-    j["partition"] = PartitionJson(table.metadata(), f);
-    j["data_sequence_number"] = f.data_sequence_number;
-    j["file_sequence_number"] = f.file_sequence_number;
-    ordered_json dels = ordered_json::array();
-    for (const iceberg::DeleteFile& d : f.deletes) {
-      ordered_json dj;
-      dj["content"] = std::string(DeleteKindName(d.kind));
-      dj["file_path"] = d.file.recorded_path;
-      dj["record_count"] = d.file.record_count;
-      dj["data_sequence_number"] = d.data_sequence_number;
-      if (d.kind == iceberg::DeleteFile::Kind::kEquality) dj["equality_ids"] = d.file.equality_ids;
-      dels.push_back(std::move(dj));
-    }
-    j["deletes"] = std::move(dels);
-    if (r.predicate) {
-      j["verdict"] = row.kept ? "kept" : "skipped-stats";
-      if (!row.reason.empty()) j["reason"] = row.reason;
-    }
-    files.push_back(std::move(j));
-  }
-  out["files"] = std::move(files);
-  out["summary"] = {{"files", r.files_total},
-                    {"kept", r.kept},
-                    {"skippedByStats", r.skipped_by_stats},
-                    {"deleteFiles", r.delete_files}};
-  if (r.predicate) {
-    out["lookupCost"] = {{"filesOpened", r.kept},
-                         {"filesTotal", r.files_total},
-                         {"bytesOpened", r.bytes_kept},
-                         {"bytesTotal", r.bytes_total},
-                         {"rowsInOpenedFiles", r.rows_kept}};
-  }
-  return out;
-}
 
 namespace {
 
@@ -228,7 +103,7 @@ Result<ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& loca
     for (const iceberg::DeleteFile& d : f.deletes) {
       const std::string id = d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1));
       const bool first = delete_files.insert(id).second;
-      if (first) ++delete_kinds[std::string(DeleteKindName(d.kind))];
+      if (first) ++delete_kinds[std::string(iceberg::DeleteKindName(d.kind))];
       // A DV's record_count is its cardinality (for this file alone); a position delete
       // file's rows may name several data files, so it is counted once; equality deletes
       // delete an unknown number of rows and are reported apart.

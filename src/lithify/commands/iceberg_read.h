@@ -33,39 +33,6 @@
 
 namespace lithify::commands {
 
-struct IcebergReadOptions {
-  iceberg::SnapshotSelector snapshot;    // current by default
-  std::vector<std::string> location_map; // "FROM=TO" entries
-};
-
-// Opens the table at `location` (a folder or a metadata file). `fs` must outlive the
-// table. Errors name the metadata file; a bad --location-map entry is a usage error.
-Result<std::shared_ptr<const iceberg::IcebergTable>> OpenIcebergTable(io::FileSystem* fs,
-                                                                      const std::string& location,
-                                                                      const std::vector<std::string>& location_map);
-
-struct IcebergFileRow {
-  iceberg::PlannedFile file;
-  bool kept = true;
-  std::string reason;  // why it is skipped
-};
-
-struct IcebergFilesReport {
-  std::string metadata_path;
-  std::optional<int64_t> snapshot_id;  // none: the table has no snapshot
-  std::optional<std::string> predicate;
-  std::vector<IcebergFileRow> files;  // in manifest order
-  int64_t files_total = 0, kept = 0, skipped_by_stats = 0;
-  int64_t bytes_total = 0, bytes_kept = 0, rows_kept = 0;
-  int64_t delete_files = 0;  // distinct live delete files and DVs
-};
-
-// The live data files of the selected snapshot, and with `where` which a scan reads.
-// No data file is opened.
-Result<IcebergFilesReport> ListIcebergFiles(io::FileSystem* fs, const std::string& location,
-                                            const IcebergReadOptions& options, const std::string& where);
-nlohmann::ordered_json IcebergFilesToJson(const iceberg::IcebergTable& table, const IcebergFilesReport& r);
-
 struct IcebergDiagnoseOptions {
   std::vector<std::string> location_map;
   int64_t now_ms = 0;                          // 0: the system clock

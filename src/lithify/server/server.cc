@@ -20,7 +20,7 @@
 
 #include "lithify/base/civil_time.h"
 #include "lithify/delta/describe.h"
-#include "lithify/commands/files.h"
+#include "lithify/delta/files_report.h"
 #include "lithify/commands/optimize.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/target_size.h"
@@ -201,7 +201,7 @@ ordered_json Files(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table", "limit"});
   const std::string& table = TableParam(config, p);
   int64_t limit = p.Int("limit", 0, 10000, 200);
-  commands::FilesReport rep = UnwrapTable(commands::ListFiles(config.fs, table, commands::FilesOptions{}));
+  delta::FilesReport rep = UnwrapTable(delta::ListFiles(config.fs, table, delta::FilesOptions{}));
   struct Agg {
     int64_t files = 0, bytes = 0;
   };
@@ -209,7 +209,7 @@ ordered_json Files(const ServerConfig& config, const ApiRequest& req) {
   std::map<int, Agg> sizes;
   ordered_json files = ordered_json::array();
   int64_t total_bytes = 0;
-  for (const commands::FileReportRow& row : rep.files) {
+  for (const delta::FileReportRow& row : rep.files) {
     const table::FileEntry& e = *row.file;
     std::string part;
     for (const auto& [k, v] : row.partition_values) part += (part.empty() ? "" : "/") + k + "=" + (v ? *v : "null");
