@@ -68,7 +68,6 @@ COMMANDS_DELTA_ALLOWED=(
   commands/ingest_parquet.cc commands/ingest_parquet.h
   # Generic commands still reaching into delta/ (to move behind the seam).
   commands/diagnose.cc
-  commands/vacuum.cc
 )
 
 # Sets `mod` to the module of a path relative to src/lithify (a source file, or an

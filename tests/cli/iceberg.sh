@@ -22,13 +22,20 @@ done
 # Maintenance goes through the format seam (formats/open_table.h): an Iceberg table is
 # refused naming the format, not reported as a folder without a Delta log, and the
 # corpus table is untouched (its listing before and after is the same).
-before=$(find "$EQ" -type f | sort | xargs -d '\n' md5sum)
+before=$(find "$EQ" -type f | sort | xargs -d '\n' md5sum; find "$EQ" -type d | sort)
 for c in optimize "optimize --dry-run" "reorg --purge"; do
   run 1 "$c on an Iceberg table" -- "$LITHIFY" $c "$EQ"
   expect "$ERR" 'of Apache Iceberg tables is not implemented yet' "$c names the format"
   reject "$ERR" '_delta_log' "$c does not speak of a Delta log"
 done
-after=$(find "$EQ" -type f | sort | xargs -d '\n' md5sum)
+# VACUUM is Delta's: an Iceberg table is refused by name (expiry and orphan removal are
+# Iceberg's counterparts), nothing listed for deletion, nothing deleted.
+for c in vacuum "vacuum --dry-run" "vacuum --retain 0 --disable-retention-check"; do
+  run 1 "$c on an Iceberg table" -- "$LITHIFY" $c "$EQ"
+  expect "$ERR" "VACUUM is Delta's; Apache Iceberg tables are cleaned by snapshot expiry" "$c names the format"
+  expect "$ERR" 'Nothing was deleted' "$c says nothing was deleted"
+done
+after=$(find "$EQ" -type f | sort | xargs -d '\n' md5sum; find "$EQ" -type d | sort)
 [[ $before == "$after" ]] && echo "ok: the Iceberg table is unchanged" || { echo "FAIL: the Iceberg table changed"; fail=1; }
 
 # Equality deletes applied through sequence numbers: 2 live rows of 6 inserted.

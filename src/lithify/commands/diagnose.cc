@@ -14,7 +14,7 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/commands/auto_compact.h"
-#include "lithify/commands/vacuum.h"
+#include "lithify/delta/vacuum.h"
 #include "lithify/delta/checkpoint_writer.h"
 #include "lithify/delta/ddl.h"
 #include "lithify/delta/maintenance_policy.h"
@@ -829,13 +829,13 @@ Status TombstoneFacts(const Facts& f, Diagnosis* d) {
   // checkpoint drops them: not awaiting VACUUM. Only a VACUUM committed after the oldest
   // removal can have deleted one (an hour of slack for the writers' and the storage's
   // clocks), so the walk back through the commits stops there.
-  std::optional<CompletedVacuum> last;
+  std::optional<delta::CompletedVacuum> last;
   if (!removed.empty()) {
     constexpr int64_t kClockSlackMs = 3'600'000;
     const int64_t not_before = oldest_ms < std::numeric_limits<int64_t>::min() + kClockSlackMs
                                    ? std::numeric_limits<int64_t>::min()
                                    : oldest_ms - kClockSlackMs;
-    LITHIFY_ASSIGN_OR_RETURN(last, FindLastCompletedVacuum(f.fs, f.snap->table_root(), f.snap->version(), not_before));
+    LITHIFY_ASSIGN_OR_RETURN(last, delta::FindLastCompletedVacuum(f.fs, f.snap->table_root(), f.snap->version(), not_before));
   }
   if (last) v.last_vacuum_version = last->end_version;
   for (const auto& [path, r] : removed) {

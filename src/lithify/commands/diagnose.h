@@ -153,7 +153,7 @@ struct VacuumStatus {
   int64_t expired_bytes = 0;
   int64_t retention_ms = 0;  // delta.deletedFileRetentionDuration
   // Removed files the latest completed VACUUM (its VACUUM START / END commits,
-  // commands::FindLastCompletedVacuum) already deleted: removed before its horizon.
+  // FindLastCompletedVacuum, delta/vacuum.h) already deleted: removed before its horizon.
   int64_t vacuumed = 0;
   int64_t vacuumed_bytes = 0;
   std::optional<int64_t> last_vacuum_version;  // its VACUUM END

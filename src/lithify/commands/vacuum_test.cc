@@ -759,5 +759,28 @@ TEST_P(VacuumCrashTest, CrashAtEveryIoStepKeepsTheTableWhole) {
 
 INSTANTIATE_TEST_SUITE_P(Lands, VacuumCrashTest, ::testing::Bool());
 
+// VACUUM is Delta's: on an Iceberg table the generic command names the format (probed
+// after Delta finds no log, or given) instead of reporting a missing Delta log. A dry
+// run, so that the corpus table is never at risk (tests/cli/iceberg.sh runs the real
+// command and checks the table is unchanged).
+TEST(VacuumFormatTest, IcebergTableIsRefusedByName) {
+  auto fs = io::NewLocalFileSystem();
+  const std::string table =
+      testing::Corpus() + "/duckdb-iceberg/data/persistent/equality_deletes/warehouse/mydb/mytable";
+  VacuumSpec spec;
+  spec.dry_run = true;
+  for (std::optional<formats::TableFormat> format : {std::optional<formats::TableFormat>(),
+                                                     std::optional(formats::TableFormat::kIceberg)}) {
+    Result<VacuumResult> r = Vacuum(fs.get(), table, spec, format);
+    ASSERT_TRUE(r.status().IsNotSupported()) << r.status().ToString();
+    EXPECT_NE(r.status().message().find("VACUUM is Delta's"), std::string::npos) << r.status().ToString();
+    EXPECT_EQ(r.status().message().find("_delta_log"), std::string::npos) << r.status().ToString();
+  }
+  // A folder that is no table at all keeps Delta's error.
+  TempDir empty;
+  Result<VacuumResult> none = Vacuum(fs.get(), empty.path(), spec);
+  EXPECT_TRUE(none.status().IsNotFound()) << none.status().ToString();
+}
+
 }  // namespace
 }  // namespace lithify::commands
