@@ -1,7 +1,7 @@
 // `lithify diagnose TABLE [--target-file-size SIZE] [--autotune] [--min-cube-size SIZE]
-//  [--json]`: flags -> commands::Diagnose; renders the layout facts and the numbered
-// findings (most important first, each with its recommendation and effect) as text or,
-// with --json, as DiagnosisToJson.
+//  [--json]`: flags -> commands::DiagnoseTable; renders the format's document: the layout
+// facts and the numbered findings (most important first, each with its recommendation and
+// effect) as text, or with --json the document itself.
 #include <memory>
 #include <string>
 
@@ -9,7 +9,6 @@
 
 #include "lithify/base/macros.h"
 #include "lithify/commands/diagnose.h"
-#include "lithify/commands/iceberg_read.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/target_size.h"
@@ -56,93 +55,90 @@ std::string IcebergText(const nlohmann::ordered_json& d) {
   return t;
 }
 
-Status RunIcebergDiagnose(const DiagnoseFlags& f, const commands::DiagnoseOptions& o, const Context& ctx,
-                          const OpenedLocation& loc) {
-  if (!f.min_cube_size.empty() || f.autotune) {
-    return UsageError("--min-cube-size and --autotune are for Delta tables; this is an Iceberg table");
-  }
-  commands::IcebergDiagnoseOptions io;
-  io.location_map = f.ice.location_map;
-  io.target_file_size = o.target_file_size;
-  LITHIFY_ASSIGN_OR_RETURN(nlohmann::ordered_json d, commands::DiagnoseIceberg(loc.fs(), loc.path(), io));
-  if (ctx.json) {
-    LITHIFY_RETURN_NOT_OK(
-        WriteStdout(d.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
-  } else {
-    LITHIFY_RETURN_NOT_OK(WriteStdout(IcebergText(d)));
-  }
-  return FlushStdout();
-}
-
-std::string Join(const std::vector<std::string>& v, const char* sep) {
+std::string Join(const nlohmann::ordered_json& names, const char* sep) {
   std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
+  for (const auto& x : names) s += (s.empty() ? "" : sep) + x.get<std::string>();
   return s;
 }
 
 std::string Count(int64_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
 
-std::string Facts(const commands::Diagnosis& d) {
-  std::string t = fmt::format("diagnose {} at version {}\n", d.table_root, d.version);
-  t += fmt::format("layout: {} files, {}, average {}; scan tasks {}; ", d.num_files, FormatBytes(d.total_bytes),
-                   FormatBytes(d.avg_file_size), d.scan_tasks);
-  t += d.partition_columns.empty()
-           ? std::string("not partitioned\n")
-           : fmt::format("{} partitions by {}, {} with a single file\n", d.num_partitions, Join(d.partition_columns, ", "),
-                         d.partitions_never_compact);
-  if (!d.partition_columns.empty()) {
+int64_t Int(const nlohmann::ordered_json& j) { return j.get<int64_t>(); }
+
+// A Delta table's layout facts (delta/diagnose.h's DiagnosisToJson document).
+std::string DeltaFacts(const nlohmann::ordered_json& d) {
+  std::string t = fmt::format("diagnose {} at version {}\n", d["table"].get<std::string>(), d["version"].dump());
+  t += fmt::format("layout: {} files, {}, average {}; scan tasks {}; ", d["num_files"].dump(),
+                   FormatBytes(Int(d["total_bytes"])), FormatBytes(Int(d["avg_file_size"])), d["scan_tasks"].dump());
+  const bool partitioned = !d["partition_columns"].empty();
+  t += !partitioned ? std::string("not partitioned\n")
+                    : fmt::format("{} partitions by {}, {} with a single file\n", d["num_partitions"].dump(),
+                                  Join(d["partition_columns"], ", "), d["partitions_never_compact"].dump());
+  if (partitioned) {
     std::string h;
-    for (const commands::PartitionHistogramBucket& b : d.files_per_partition) {
-      if (b.partitions == 0) continue;
-      h += fmt::format("{}{} with {} file{} ({})", h.empty() ? "" : "; ", b.partitions, b.label, b.label == "1" ? "" : "s",
-                       FormatBytes(b.bytes));
+    for (const auto& b : d["files_per_partition"]) {
+      if (Int(b["partitions"]) == 0) continue;
+      const std::string label = b["label"].get<std::string>();
+      h += fmt::format("{}{} with {} file{} ({})", h.empty() ? "" : "; ", b["partitions"].dump(), label,
+                       label == "1" ? "" : "s", FormatBytes(Int(b["bytes"])));
     }
     t += "partitions: " + h + "\n";
   }
-  t += fmt::format("target file size: {} (from {})\n", FormatBytes(d.target_file_size), d.target_size_source);
-  const commands::OptimizeSummary& o = d.optimize;
-  if (o.bins > 0) {
-    t += fmt::format("OPTIMIZE now ({}): {} ({}) in {} -> {}\n", o.mode, Count(o.input_files, "file"),
-                     FormatBytes(o.input_bytes), Count(o.bins, "bin"), Count(o.output_files, "file"));
+  t += fmt::format("target file size: {} (from {})\n", FormatBytes(Int(d["target_file_size"])),
+                   d["target_size_source"].get<std::string>());
+  const auto& o = d["optimize"];
+  const std::string mode = o["mode"].get<std::string>();
+  if (Int(o["bins"]) > 0) {
+    t += fmt::format("OPTIMIZE now ({}): {} ({}) in {} -> {}\n", mode, Count(Int(o["input_files"]), "file"),
+                     FormatBytes(Int(o["input_bytes"])), Count(Int(o["bins"]), "bin"),
+                     Count(Int(o["output_files"]), "file"));
   } else {
     std::string cause;
-    for (const std::string& s : o.summary) {
-      if (s.rfind("nothing to", 0) == 0) cause = s;
+    for (const auto& s : o["summary"]) {
+      if (s.get<std::string>().rfind("nothing to", 0) == 0) cause = s.get<std::string>();
     }
-    t += fmt::format("OPTIMIZE now ({}): {}\n", o.mode, cause.empty() ? "nothing to do" : cause);
+    t += fmt::format("OPTIMIZE now ({}): {}\n", mode, cause.empty() ? "nothing to do" : cause);
   }
-  const commands::AutoCompactionStatus& ac = d.auto_compaction;
-  t += fmt::format("auto compaction: {} ({}); {}: {}\n", ac.enabled ? "enabled" : "disabled", ac.enabled_source,
-                   ac.can_trigger ? "can trigger" : "can never trigger", ac.reason);
-  if (d.clustering) {
-    const commands::ClusteringStatus& c = *d.clustering;
+  const auto& ac = d["auto_compaction"];
+  t += fmt::format("auto compaction: {} ({}); {}: {}\n", ac["enabled"].get<bool>() ? "enabled" : "disabled",
+                   ac["enabled_source"].get<std::string>(),
+                   ac["can_trigger"].get<bool>() ? "can trigger" : "can never trigger", ac["reason"].get<std::string>());
+  if (!d["clustering"].is_null()) {
+    const auto& c = d["clustering"];
     t += fmt::format("clustering by {}: {} ZCubes ({} sealed, {} open), {} unclustered files, {} files from other keys\n",
-                     Join(c.columns, ", "), c.zcubes, c.sealed_zcubes, c.open_zcubes, c.unclustered_files,
-                     c.stale_files);
+                     Join(c["columns"], ", "), c["zcubes"].dump(), c["sealed_zcubes"].dump(), c["open_zcubes"].dump(),
+                     c["unclustered_files"].dump(), c["stale_files"].dump());
   }
-  if (d.files_with_deletion_vectors > 0) {
-    t += fmt::format("deletion vectors: {} files hide {} rows\n", d.files_with_deletion_vectors, d.deleted_rows);
+  if (Int(d["files_with_deletion_vectors"]) > 0) {
+    t += fmt::format("deletion vectors: {} files hide {} rows\n", d["files_with_deletion_vectors"].dump(),
+                     d["deleted_rows"].dump());
   }
-  t += fmt::format("tombstones: {} ({}), {} past the retention", d.vacuum.tombstones, FormatBytes(d.vacuum.tombstone_bytes),
-                   d.vacuum.expired);
-  if (d.vacuum.vacuumed > 0) {
-    t += fmt::format("; {} more ({}) already deleted by the VACUUM ending at version {}", d.vacuum.vacuumed,
-                     FormatBytes(d.vacuum.vacuumed_bytes), d.vacuum.last_vacuum_version.value_or(-1));
+  const auto& v = d["vacuum"];
+  t += fmt::format("tombstones: {} ({}), {} past the retention", v["tombstones"].dump(),
+                   FormatBytes(Int(v["tombstone_bytes"])), v["expired"].dump());
+  if (Int(v["vacuumed"]) > 0) {
+    t += fmt::format("; {} more ({}) already deleted by the VACUUM ending at version {}", v["vacuumed"].dump(),
+                     FormatBytes(Int(v["vacuumed_bytes"])),
+                     v["last_vacuum_version"].is_null() ? int64_t{-1} : Int(v["last_vacuum_version"]));
   }
   t += "\n";
   return t;
 }
 
-std::string ToText(const commands::Diagnosis& d) {
-  std::string t = Facts(d);
+// A Delta table's diagnosis as text: the facts, then the numbered findings with their
+// recommendation and effect.
+std::string DeltaText(const nlohmann::ordered_json& d) {
+  std::string t = DeltaFacts(d);
   t += "\nfindings:\n";
   int n = 0;
-  for (const commands::Finding& f : d.findings) {
-    t += fmt::format("{}. [{}] {} ({})\n", ++n, commands::SeverityName(f.severity), f.title, f.code);
-    t += fmt::format("   {}\n", f.detail);
-    t += fmt::format("   recommendation: {}\n", f.recommendation);
-    if (f.effect) {
-      t += fmt::format("   effect{}: {}\n", f.effect->simulated ? " (simulated)" : "", f.effect->description);
+  for (const auto& f : d["findings"]) {
+    t += fmt::format("{}. [{}] {} ({})\n", ++n, f["severity"].get<std::string>(), f["title"].get<std::string>(),
+                     f["code"].get<std::string>());
+    t += fmt::format("   {}\n", f["detail"].get<std::string>());
+    t += fmt::format("   recommendation: {}\n", f["recommendation"].get<std::string>());
+    if (!f["effect"].is_null()) {
+      t += fmt::format("   effect{}: {}\n", f["effect"]["simulated"].get<bool>() ? " (simulated)" : "",
+                       f["effect"]["description"].get<std::string>());
     }
   }
   return t;
@@ -159,18 +155,22 @@ Status RunDiagnose(const DiagnoseFlags& f, const Context& ctx) {
     Result<int64_t> v = planner::ParseByteSize(f.min_cube_size);
     if (!v.ok() || *v <= 0) return UsageError("--min-cube-size: expected a positive size such as 100gb, got '{}'", f.min_cube_size);
     o.min_cube_size = *v;
-    o.target_cube_size = std::max(o.target_cube_size, *v);
   }
   o.autotune = f.autotune;
   LITHIFY_ASSIGN_OR_RETURN(OpenedLocation loc, OpenLocation(f.table));
-  LITHIFY_ASSIGN_OR_RETURN(formats::TableFormat format, DetectFormat(loc, f.ice, false));
-  if (format == formats::TableFormat::kIceberg) return RunIcebergDiagnose(f, o, ctx, loc);
-  LITHIFY_ASSIGN_OR_RETURN(commands::Diagnosis d, commands::Diagnose(loc.fs(), loc.path(), o));
+  LITHIFY_ASSIGN_OR_RETURN(o.format, DetectFormat(loc, f.ice, false));
+  if (o.format == formats::TableFormat::kIceberg && (!f.min_cube_size.empty() || f.autotune)) {
+    return UsageError("--min-cube-size and --autotune are for Delta tables; this is an Iceberg table");
+  }
+  o.location_map = f.ice.location_map;
+  // One diagnose for both formats (commands/diagnose.h); each answers in its own document.
+  LITHIFY_ASSIGN_OR_RETURN(commands::TableDiagnosis d, commands::DiagnoseTable(loc.fs(), loc.path(), o));
   if (ctx.json) {
-    LITHIFY_RETURN_NOT_OK(WriteStdout(
-        commands::DiagnosisToJson(d).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
+    LITHIFY_RETURN_NOT_OK(
+        WriteStdout(d.document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"));
   } else {
-    LITHIFY_RETURN_NOT_OK(WriteStdout(ToText(d)));
+    LITHIFY_RETURN_NOT_OK(WriteStdout(d.format == formats::TableFormat::kIceberg ? IcebergText(d.document)
+                                                                               : DeltaText(d.document)));
   }
   return FlushStdout();
 }

@@ -25,26 +25,6 @@ std::string Quoted(const std::string& v) {
 
 }  // namespace
 
-Result<AutoCompactSwitch> ResolveAutoCompactSwitch(const std::map<std::string, std::string>& props) {
-  // The legacy switch wins when it says true (Delta's precedence).
-  if (auto it = props.find("delta.autoOptimize"); it != props.end() && AsciiLower(it->second) == "true") {
-    return AutoCompactSwitch{true, "delta.autoOptimize"};
-  }
-  auto it = props.find("delta.autoOptimize.autoCompact");
-  if (it == props.end()) return AutoCompactSwitch{false, "default"};
-  const std::string v = AsciiLower(it->second);
-  if (v == "true" || v == "false") return AutoCompactSwitch{v == "true", "delta.autoOptimize.autoCompact"};
-  return Status::InvalidArgument(
-      "DELTA_INVALID_AUTO_COMPACT_TYPE: invalid value '{}' for table property delta.autoOptimize.autoCompact "
-      "(allowed: true, false)",
-      it->second);
-}
-
-Result<bool> AutoCompactEnabled(const std::map<std::string, std::string>& props) {
-  LITHIFY_ASSIGN_OR_RETURN(AutoCompactSwitch sw, ResolveAutoCompactSwitch(props));
-  return sw.enabled;
-}
-
 std::string AutoCompactPredicateText(const std::vector<planner::PartitionValues>& partitions) {
   std::vector<std::string> terms;
   for (const planner::PartitionValues& pv : partitions) {

@@ -35,6 +35,7 @@
 
 #include "lithify/base/result.h"
 #include "lithify/commands/optimize.h"
+#include "lithify/delta/table_properties.h"
 #include "lithify/delta/transaction.h"
 #include "lithify/io/filesystem.h"
 #include "lithify/planner/compaction.h"
@@ -51,15 +52,11 @@ struct AutoCompactOptions {
   delta::TransactionOptions transaction;
 };
 
-// Whether table properties enable auto compaction (precedence above), and which property
-// decided: "delta.autoOptimize", "delta.autoOptimize.autoCompact" or "default".
-struct AutoCompactSwitch {
-  bool enabled = false;
-  std::string source;
-};
-// InvalidArgument "DELTA_INVALID_AUTO_COMPACT_TYPE: ..." for an invalid value.
-Result<AutoCompactSwitch> ResolveAutoCompactSwitch(const std::map<std::string, std::string>& table_properties);
-Result<bool> AutoCompactEnabled(const std::map<std::string, std::string>& table_properties);
+// Whether table properties enable it (precedence above): Delta's property, read in
+// delta/table_properties.h.
+using delta::AutoCompactEnabled;
+using delta::AutoCompactSwitch;
+using delta::ResolveAutoCompactSwitch;
 
 // The recorded predicate text of `partitions` (see above); "" for none or for {{}}.
 std::string AutoCompactPredicateText(const std::vector<planner::PartitionValues>& partitions);

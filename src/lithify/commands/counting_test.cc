@@ -129,13 +129,13 @@ class CountingTest : public ::testing::Test {
 
 TEST_F(CountingTest, DiagnoseReadsOnlyTheLog) {
   io::CountingFileSystem counting(local_.get());
-  auto d = Diagnose(&counting, root(), DiagnoseOptions{});
+  auto d = DiagnoseTable(&counting, root(), DiagnoseOptions{});
   ASSERT_TRUE(d.ok()) << d.status().ToString();
   // It did diagnose this table: its files, partitions and deleted rows come from the log.
-  EXPECT_EQ(d->num_files, kPartitions * kCommits);
-  EXPECT_EQ(d->num_partitions, kPartitions);
-  EXPECT_EQ(d->files_with_deletion_vectors, kPartitions * kCommits);
-  EXPECT_EQ(d->deleted_rows, kPartitions * kCommits * kRowsPerFile / 10);
+  EXPECT_EQ(d->document["num_files"], kPartitions * kCommits);
+  EXPECT_EQ(d->document["num_partitions"], kPartitions);
+  EXPECT_EQ(d->document["files_with_deletion_vectors"], kPartitions * kCommits);
+  EXPECT_EQ(d->document["deleted_rows"], kPartitions * kCommits * kRowsPerFile / 10);
   ExpectOnlyLogOpened(counting, "diagnose");
   EXPECT_EQ(counting.calls(io::FsOp::kCreate), 0);
   EXPECT_EQ(counting.calls(io::FsOp::kPutIfAbsent), 0);

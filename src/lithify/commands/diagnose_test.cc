@@ -1,8 +1,8 @@
-// Tests of `diagnose` (commands/diagnose.h) on real tables written by lithify in
+// Tests of Delta's `diagnose` (delta/diagnose.h) on real tables written by lithify in
 // temporary directories: real Delta logs, real Parquet files. Each layout problem must
 // be named by the first finding, with its numbers and an effect from the real planners.
 #include "lithify/base/temp_dir.h"
-#include "lithify/commands/diagnose.h"
+#include "lithify/delta/diagnose.h"
 #include "lithify/commands/vacuum.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +32,13 @@ namespace lithify::commands {
 namespace {
 
 using parquet::Value;
+using delta::Diagnose;
+using delta::DiagnoseOptions;
+using delta::Diagnosis;
+using delta::DiagnosisToJson;
+using delta::Finding;
+using delta::Severity;
+using delta::SeverityName;
 using Rows = std::vector<std::vector<Value>>;
 
 int64_t WallMsForTest() {

@@ -183,9 +183,9 @@ TEST_F(S3CountingTest, PlanningOpensNoDataFile) {
   {
     io::CountingFileSystem counting(fs_.get());
     RequestCounts before = CountedRequests();
-    auto d = Diagnose(&counting, root_, DiagnoseOptions{});
+    auto d = DiagnoseTable(&counting, root_, DiagnoseOptions{});
     ASSERT_TRUE(d.ok()) << d.status().ToString();
-    EXPECT_EQ(d->num_files, kPartitions * kCommits);
+    EXPECT_EQ(d->document["num_files"], kPartitions * kCommits);
     ExpectNoDataFileOpened(counting, "diagnose");
     Print("diagnose", CountedRequests() - before, counting);
   }

@@ -1,5 +1,6 @@
 #include "lithify/delta/table_properties.h"
 
+#include "lithify/base/macros.h"
 #include "lithify/base/text.h"
 
 namespace lithify::delta {
@@ -65,6 +66,26 @@ bool IsExactlyTrue(const TableConfig& config, const TableProperty& p) {
 bool IsTrueIgnoringCase(const TableConfig& config, const TableProperty& p) {
   const std::string* v = FindProperty(config, p);
   return v != nullptr && AsciiLower(*v) == "true";
+}
+
+Result<AutoCompactSwitch> ResolveAutoCompactSwitch(const TableConfig& props) {
+  // The legacy switch wins when it says true (Delta's precedence).
+  if (auto it = props.find("delta.autoOptimize"); it != props.end() && AsciiLower(it->second) == "true") {
+    return AutoCompactSwitch{true, "delta.autoOptimize"};
+  }
+  auto it = props.find("delta.autoOptimize.autoCompact");
+  if (it == props.end()) return AutoCompactSwitch{false, "default"};
+  const std::string v = AsciiLower(it->second);
+  if (v == "true" || v == "false") return AutoCompactSwitch{v == "true", "delta.autoOptimize.autoCompact"};
+  return Status::InvalidArgument(
+      "DELTA_INVALID_AUTO_COMPACT_TYPE: invalid value '{}' for table property delta.autoOptimize.autoCompact "
+      "(allowed: true, false)",
+      it->second);
+}
+
+Result<bool> AutoCompactEnabled(const TableConfig& props) {
+  LITHIFY_ASSIGN_OR_RETURN(AutoCompactSwitch sw, ResolveAutoCompactSwitch(props));
+  return sw.enabled;
 }
 
 }  // namespace lithify::delta

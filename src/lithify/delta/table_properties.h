@@ -28,6 +28,8 @@
 #include <string>
 #include <string_view>
 
+#include "lithify/base/result.h"
+
 namespace lithify::delta {
 
 enum class PropertyType {
@@ -108,5 +110,19 @@ bool IsExactlyTrue(const TableConfig& config, const TableProperty& p);
 // True iff `p` is set to "true" in any ASCII case (the command-level readers: write
 // gate, delete, bin outputs).
 bool IsTrueIgnoringCase(const TableConfig& config, const TableProperty& p);
+
+// Whether table properties enable auto compaction, with Delta's precedence (without the
+// session layer): delta.autoOptimize = true (legacy, any case) enables; else
+// delta.autoOptimize.autoCompact = true / false (any case); absent = disabled. `source`
+// names the property that decided: "delta.autoOptimize", "delta.autoOptimize.autoCompact"
+// or "default".
+struct AutoCompactSwitch {
+  bool enabled = false;
+  std::string source;
+};
+// InvalidArgument "DELTA_INVALID_AUTO_COMPACT_TYPE: ..." for any other value of
+// delta.autoOptimize.autoCompact.
+Result<AutoCompactSwitch> ResolveAutoCompactSwitch(const TableConfig& table_properties);
+Result<bool> AutoCompactEnabled(const TableConfig& table_properties);
 
 }  // namespace lithify::delta

@@ -19,8 +19,8 @@
 #include <fmt/format.h>
 
 #include "lithify/base/civil_time.h"
-#include "lithify/delta/describe.h"
-#include "lithify/delta/files_report.h"
+#include "lithify/commands/describe.h"
+#include "lithify/commands/files.h"
 #include "lithify/commands/optimize.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/target_size.h"
@@ -183,11 +183,14 @@ ordered_json Describe(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table", "limit"});
   const std::string& table = TableParam(config, p);
   int64_t limit = p.Int("limit", 1, 1000, 50);
-  delta::TableDetail d = UnwrapTable(delta::DescribeDetail(config.fs, table));
-  std::vector<delta::HistoryEntry> h = UnwrapTable(delta::DescribeHistory(config.fs, table, limit));
-  ordered_json hist = ordered_json::array();
-  for (const auto& e : h) hist.push_back(delta::HistoryEntryToJson(e));
-  return ordered_json{{"table", table}, {"detail", delta::TableDetailToJson(d)}, {"history", hist}};
+  // The format's own documents (commands/describe.h): Delta's DESCRIBE DETAIL fields and
+  // commitInfo entries, Iceberg's metadata fields and snapshots.
+  commands::DescribeOptions opts;
+  commands::Description d = UnwrapTable(commands::DescribeTableDetail(config.fs, table, opts));
+  opts.format = d.format;
+  opts.limit = limit;
+  commands::Description h = UnwrapTable(commands::DescribeTableHistory(config.fs, table, opts));
+  return ordered_json{{"table", table}, {"detail", std::move(d.document)}, {"history", std::move(h.document)}};
 }
 
 // Log2 size buckets: [2^k, 2^(k+1)), files below 1 KiB share the first one.
@@ -197,11 +200,36 @@ int SizeBucket(int64_t size) {
   return k;
 }
 
+// One file of a `files` document in the panel's terms, whatever the format's names.
+struct PanelFile {
+  std::string path, partition;
+  int64_t size = 0;
+  ordered_json records;     // null when the format does not record it
+  int64_t deleted_rows = 0;  // Delta: the DV's cardinality; Iceberg: rows in its delete files
+};
+
+PanelFile PanelFileOf(const ordered_json& f, formats::TableFormat format) {
+  PanelFile out;
+  const bool ice = format == formats::TableFormat::kIceberg;
+  out.path = f[ice ? "file_path" : "path"].get<std::string>();
+  out.size = f[ice ? "file_size_in_bytes" : "size"].get<int64_t>();
+  out.records = f[ice ? "record_count" : "numRecords"];
+  for (const auto& [k, v] : f[ice ? "partition" : "partitionValues"].items()) {
+    out.partition += (out.partition.empty() ? "" : "/") + k + "=" + (v.is_null() ? std::string("null") : v.get<std::string>());
+  }
+  if (ice) {
+    for (const auto& d : f["deletes"]) out.deleted_rows += d["record_count"].get<int64_t>();
+  } else if (!f["deletionVectorCardinality"].is_null()) {
+    out.deleted_rows = f["deletionVectorCardinality"].get<int64_t>();
+  }
+  return out;
+}
+
 ordered_json Files(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table", "limit"});
   const std::string& table = TableParam(config, p);
   int64_t limit = p.Int("limit", 0, 10000, 200);
-  delta::FilesReport rep = UnwrapTable(delta::ListFiles(config.fs, table, delta::FilesOptions{}));
+  commands::FilesListing rep = UnwrapTable(commands::ListTableFiles(config.fs, table, commands::FilesOptions{}));
   struct Agg {
     int64_t files = 0, bytes = 0;
   };
@@ -209,19 +237,16 @@ ordered_json Files(const ServerConfig& config, const ApiRequest& req) {
   std::map<int, Agg> sizes;
   ordered_json files = ordered_json::array();
   int64_t total_bytes = 0;
-  for (const delta::FileReportRow& row : rep.files) {
-    const table::FileEntry& e = *row.file;
-    std::string part;
-    for (const auto& [k, v] : row.partition_values) part += (part.empty() ? "" : "/") + k + "=" + (v ? *v : "null");
-    Agg& a = parts[part];
+  for (const ordered_json& row : rep.document["files"]) {
+    PanelFile e = PanelFileOf(row, rep.format);
+    Agg& a = parts[e.partition];
     a.files++, a.bytes += e.size;
     Agg& s = sizes[SizeBucket(e.size)];
     s.files++, s.bytes += e.size;
     total_bytes += e.size;
     if (static_cast<int64_t>(files.size()) < limit) {
-      files.push_back({{"path", e.path}, {"size", e.size}, {"partition", part},
-                       {"numRecords", e.num_records() ? ordered_json(*e.num_records()) : ordered_json(nullptr)},
-                       {"deletedRows", e.deletion_vector ? e.deletion_vector->cardinality : 0}});
+      files.push_back({{"path", e.path}, {"size", e.size}, {"partition", e.partition}, {"numRecords", e.records},
+                       {"deletedRows", e.deleted_rows}});
     }
   }
   // At most 1,000 partitions in the picture; the count says how many there are.
@@ -238,9 +263,10 @@ ordered_json Files(const ServerConfig& config, const ApiRequest& req) {
                     {"bytes", a.bytes}});
     }
   }
+  const bool ice = rep.format == formats::TableFormat::kIceberg;
   return ordered_json{{"table", table},
-                      {"version", rep.snapshot->version()},
-                      {"numFiles", rep.files_total},
+                      {"version", rep.document[ice ? "snapshot-id" : "version"]},
+                      {"numFiles", rep.document["summary"]["files"]},
                       {"sizeInBytes", total_bytes},
                       {"numPartitions", parts.size()},
                       {"partitions", pj},
@@ -296,9 +322,8 @@ ordered_json Diagnose(const ServerConfig& config, const ApiRequest& req) {
   Params p(req, {"table"});
   const std::string& table = TableParam(config, p);
 #ifdef LITHIFY_SERVER_HAVE_DIAGNOSE
-  commands::Diagnosis d = UnwrapTable(commands::Diagnose(config.fs, table, commands::DiagnoseOptions{}));
-  ordered_json j = commands::DiagnosisToJson(d);
-  return ordered_json{{"table", table}, {"diagnosis", j}};
+  commands::TableDiagnosis d = UnwrapTable(commands::DiagnoseTable(config.fs, table, commands::DiagnoseOptions{}));
+  return ordered_json{{"table", table}, {"diagnosis", std::move(d.document)}};
 #else
   Fail(503, fmt::format("diagnose is not part of this build of lithify (table '{}')", table));
 #endif

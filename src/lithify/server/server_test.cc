@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -88,6 +89,48 @@ TEST_F(ServerTest, FilesAggregatesAgreeWithTheListing) {
   ASSERT_EQ(limited.status, 200);
   EXPECT_EQ(limited.body["files"].size(), 1u);
   EXPECT_EQ(limited.body["numFiles"], n);
+}
+
+// An Iceberg table through the same endpoints (the format's own documents; the panel's
+// files view in its own terms). The corpus table records paths relative to
+// corpus/duckdb-iceberg ("data/persistent/..."), and the server has no location map, so
+// the test runs from that folder and names the table by its relative path.
+TEST(ServerIcebergTest, DescribeAndFilesOfAnIcebergTable) {
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path(std::string(LITHIFY_SOURCE_DIR) + "/../shared/corpus/duckdb-iceberg");
+  auto fs = io::NewLocalFileSystem();
+  ServerConfig config;
+  config.fs = fs.get();
+  const std::string table = "data/persistent/equality_deletes/warehouse/mydb/mytable";
+  config.tables = {table};
+  ApiRequest describe;
+  describe.path = "/api/describe";
+  describe.params = {{"table", table}};
+  ApiResponse d = HandleApi(config, describe);
+  ApiRequest files;
+  files.path = "/api/files";
+  files.params = {{"table", table}};
+  ApiResponse f = HandleApi(config, files);
+  std::filesystem::current_path(cwd);
+
+  ASSERT_EQ(d.status, 200) << d.body.dump();
+  EXPECT_EQ(d.body["detail"]["format"], "iceberg");
+  EXPECT_TRUE(d.body["detail"].contains("current-snapshot-id"));
+  ASSERT_FALSE(d.body["history"].empty());
+  EXPECT_TRUE(d.body["history"][0].contains("snapshot-id"));
+  ASSERT_EQ(f.status, 200) << f.body.dump();
+  EXPECT_EQ(f.body["version"], d.body["detail"]["current-snapshot-id"]);
+  const int64_t n = f.body["numFiles"];
+  ASSERT_GT(n, 0);
+  ASSERT_EQ(f.body["files"].size(), static_cast<size_t>(n));
+  int64_t bytes = 0, deleted = 0;
+  for (const auto& x : f.body["files"]) {
+    EXPECT_NE(x["path"].get<std::string>().find(".parquet"), std::string::npos) << x.dump();
+    bytes += x["size"].get<int64_t>();
+    deleted += x["deletedRows"].get<int64_t>();
+  }
+  EXPECT_EQ(bytes, f.body["sizeInBytes"].get<int64_t>());
+  EXPECT_GT(deleted, 0);  // its equality deletes count against the files they apply to
 }
 
 TEST_F(ServerTest, OptimizeDryRunPlansWithTheGivenTarget) {

@@ -1,24 +1,23 @@
-#include "lithify/commands/iceberg_read.h"
+#include "lithify/iceberg/diagnose.h"
 
 #include <algorithm>
 #include <chrono>
-#include <set>
+#include <map>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 #include "lithify/base/macros.h"
-#include "lithify/expr/batch_eval.h"
-#include "lithify/expr/bound.h"
 #include "lithify/iceberg/files_report.h"
 #include "lithify/iceberg/table_scan.h"
 
-namespace lithify::commands {
+namespace lithify::iceberg {
 
 using nlohmann::ordered_json;
 
 namespace {
 
-
-int64_t PropertyInt(const iceberg::TableMetadata& m, const std::string& key, int64_t fallback) {
+int64_t PropertyInt(const TableMetadata& m, const std::string& key, int64_t fallback) {
   auto it = m.properties.find(key);
   if (it == m.properties.end()) return fallback;
   try {
@@ -54,18 +53,18 @@ ordered_json Finding(std::string code, std::string severity, std::string title, 
 // Snapshots that ExpireSnapshots with the table's settings would remove now: not the
 // head of a branch or tag, older than the max age, and not among the newest
 // min-snapshots-to-keep ancestors of main.
-std::vector<const iceberg::Snapshot*> ExpirableSnapshots(const iceberg::TableMetadata& m, int64_t now_ms) {
+std::vector<const Snapshot*> ExpirableSnapshots(const TableMetadata& m, int64_t now_ms) {
   const int64_t max_age = PropertyInt(m, "history.expire.max-snapshot-age-ms", kDefaultMaxSnapshotAgeMs);
   const int64_t min_keep = PropertyInt(m, "history.expire.min-snapshots-to-keep", kDefaultMinSnapshotsToKeep);
   std::unordered_set<int64_t> kept;
   for (const auto& [name, ref] : m.refs) kept.insert(ref.snapshot_id);
   int64_t n = 0;
-  for (const iceberg::Snapshot* s = m.CurrentSnapshot(); s != nullptr && n < min_keep; ++n) {
+  for (const Snapshot* s = m.CurrentSnapshot(); s != nullptr && n < min_keep; ++n) {
     if (!kept.insert(s->snapshot_id).second && n > 0) break;
     s = s->parent_snapshot_id ? m.FindSnapshot(*s->parent_snapshot_id) : nullptr;
   }
-  std::vector<const iceberg::Snapshot*> out;
-  for (const iceberg::Snapshot& s : m.snapshots) {
+  std::vector<const Snapshot*> out;
+  for (const Snapshot& s : m.snapshots) {
     if (kept.count(s.snapshot_id) == 0 && s.timestamp_ms < now_ms - max_age) out.push_back(&s);
   }
   return out;
@@ -73,11 +72,10 @@ std::vector<const iceberg::Snapshot*> ExpirableSnapshots(const iceberg::TableMet
 
 }  // namespace
 
-Result<ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& location,
-                                     const IcebergDiagnoseOptions& options) {
-  LITHIFY_ASSIGN_OR_RETURN(auto table, iceberg::OpenIcebergTable(fs, location, options.location_map));
-  const iceberg::TableMetadata& m = table->metadata();
-  const iceberg::Snapshot* snap = m.CurrentSnapshot();
+Result<ordered_json> Diagnose(io::FileSystem* fs, const std::string& location, const DiagnoseOptions& options) {
+  LITHIFY_ASSIGN_OR_RETURN(auto table, OpenIcebergTable(fs, location, options.location_map));
+  const TableMetadata& m = table->metadata();
+  const Snapshot* snap = m.CurrentSnapshot();
   const int64_t now = options.now_ms != 0 ? options.now_ms : NowMs();
   const int64_t target =
       options.target_file_size.value_or(PropertyInt(m, "write.target-file-size-bytes", kDefaultTargetFileSize));
@@ -89,7 +87,7 @@ Result<ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& loca
   std::unordered_set<std::string> delete_files;
   std::map<std::string, int64_t> delete_kinds;
   std::unordered_set<std::string> position_files_counted;
-  LITHIFY_RETURN_NOT_OK(table->PlanFiles(snap, {}, [&](iceberg::PlannedFile&& f) -> Status {
+  LITHIFY_RETURN_NOT_OK(table->PlanFiles(snap, {}, [&](PlannedFile&& f) -> Status {
     ++files;
     bytes += f.file.file_size_in_bytes;
     records += f.file.record_count;
@@ -97,23 +95,23 @@ Result<ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& loca
       ++small;
       small_bytes += f.file.file_size_in_bytes;
     }
-    ++per_partition[iceberg::PartitionKey(f.spec_id, f.file.partition)];
+    ++per_partition[PartitionKey(f.spec_id, f.file.partition)];
     if (!f.deletes.empty()) ++with_deletes;
     max_deletes_per_file = std::max<int64_t>(max_deletes_per_file, static_cast<int64_t>(f.deletes.size()));
-    for (const iceberg::DeleteFile& d : f.deletes) {
+    for (const DeleteFile& d : f.deletes) {
       const std::string id = d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1));
       const bool first = delete_files.insert(id).second;
-      if (first) ++delete_kinds[std::string(iceberg::DeleteKindName(d.kind))];
+      if (first) ++delete_kinds[std::string(DeleteKindName(d.kind))];
       // A DV's record_count is its cardinality (for this file alone); a position delete
       // file's rows may name several data files, so it is counted once; equality deletes
       // delete an unknown number of rows and are reported apart.
-      if (d.kind == iceberg::DeleteFile::Kind::kDeletionVector) deleted_positions += d.file.record_count;
-      if (d.kind == iceberg::DeleteFile::Kind::kPositionFile && first) deleted_positions += d.file.record_count;
-      if (d.kind == iceberg::DeleteFile::Kind::kEquality && first) equality_rows += d.file.record_count;
+      if (d.kind == DeleteFile::Kind::kDeletionVector) deleted_positions += d.file.record_count;
+      if (d.kind == DeleteFile::Kind::kPositionFile && first) deleted_positions += d.file.record_count;
+      if (d.kind == DeleteFile::Kind::kEquality && first) equality_rows += d.file.record_count;
     }
     return Status::OK();
   }));
-  const std::vector<const iceberg::Snapshot*> expirable = ExpirableSnapshots(m, now);
+  const std::vector<const Snapshot*> expirable = ExpirableSnapshots(m, now);
 
   ordered_json findings = ordered_json::array();
   if (small >= 2) {
@@ -178,4 +176,4 @@ Result<ordered_json> DiagnoseIceberg(io::FileSystem* fs, const std::string& loca
   return out;
 }
 
-}  // namespace lithify::commands
+}  // namespace lithify::iceberg
