@@ -15,11 +15,7 @@ using DescribeFn = Result<nlohmann::ordered_json> (*)(io::FileSystem*, const std
 Result<Description> Describe(io::FileSystem* fs, const std::string& location, const DescribeOptions& options,
                              DescribeFn describe) {
   Description out;
-  if (options.format) {
-    out.format = *options.format;
-  } else {
-    LITHIFY_ASSIGN_OR_RETURN(out.format, formats::DetectTableFormat(fs, location));
-  }
+  LITHIFY_ASSIGN_OR_RETURN(out.format, formats::FormatOf(fs, location, options.format));
   formats::DescribeRequest request;
   request.version = options.version;
   request.location_map = options.location_map;

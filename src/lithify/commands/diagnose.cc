@@ -8,11 +8,7 @@ namespace lithify::commands {
 Result<TableDiagnosis> DiagnoseTable(io::FileSystem* fs, const std::string& location,
                                      const DiagnoseOptions& options) {
   TableDiagnosis out;
-  if (options.format) {
-    out.format = *options.format;
-  } else {
-    LITHIFY_ASSIGN_OR_RETURN(out.format, formats::DetectTableFormat(fs, location));
-  }
+  LITHIFY_ASSIGN_OR_RETURN(out.format, formats::FormatOf(fs, location, options.format));
   formats::DiagnoseRequest request;
   request.now_ms = options.now_ms;
   request.target_file_size = options.target_file_size;

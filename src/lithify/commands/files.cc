@@ -10,11 +10,7 @@ namespace lithify::commands {
 
 Result<FilesListing> ListTableFiles(io::FileSystem* fs, const std::string& location, const FilesOptions& options) {
   FilesListing out;
-  if (options.format) {
-    out.format = *options.format;
-  } else {
-    LITHIFY_ASSIGN_OR_RETURN(out.format, formats::DetectTableFormat(fs, location));
-  }
+  LITHIFY_ASSIGN_OR_RETURN(out.format, formats::FormatOf(fs, location, options.format));
   formats::FilesRequest request{options.version, options.location_map, options.where};
   LITHIFY_ASSIGN_OR_RETURN(out.document, formats::ListFiles(fs, location, request, out.format));
   return out;

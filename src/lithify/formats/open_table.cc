@@ -31,9 +31,7 @@ Result<std::unique_ptr<exec::RewriteTarget>> OpenRewriteTarget(io::FileSystem* f
   // Delta log is asked whether it holds an Iceberg table.
   Result<std::unique_ptr<exec::RewriteTarget>> opened =
       delta::OpenDeltaRewriteTarget(fs, root, version, request, std::move(commit));
-  if (opened.ok() || !opened.status().IsNotFound()) return opened;
-  Result<TableFormat> format = DetectTableFormat(fs, root);
-  if (!format.ok() || *format != TableFormat::kIceberg) return opened;
+  if (opened.ok() || !HoldsIcebergInstead(fs, root, opened.status())) return opened;
   return Status::NotSupported("{}: {} of Apache Iceberg tables is not implemented yet (lithify reads them: scan, "
                               "files, describe, diagnose)",
                               root, request.operation);

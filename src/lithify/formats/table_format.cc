@@ -61,4 +61,15 @@ Result<TableFormat> DetectTableFormat(io::FileSystem* fs, const std::string& loc
       location);
 }
 
+Result<TableFormat> FormatOf(io::FileSystem* fs, const std::string& location, std::optional<TableFormat> known) {
+  if (known) return *known;
+  return DetectTableFormat(fs, location);
+}
+
+bool HoldsIcebergInstead(io::FileSystem* fs, const std::string& location, const Status& delta_error) {
+  if (!delta_error.IsNotFound()) return false;
+  Result<TableFormat> found = DetectTableFormat(fs, location);
+  return found.ok() && *found == TableFormat::kIceberg;
+}
+
 }  // namespace lithify::formats

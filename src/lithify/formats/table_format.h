@@ -10,6 +10,7 @@
 // Stateless; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,5 +24,13 @@ enum class TableFormat { kDelta, kIceberg };
 std::string_view TableFormatName(TableFormat f);  // "delta", "iceberg"
 
 Result<TableFormat> DetectTableFormat(io::FileSystem* fs, const std::string& location);
+
+// `known` when the caller knows the format (nothing is read), else DetectTableFormat.
+Result<TableFormat> FormatOf(io::FileSystem* fs, const std::string& location, std::optional<TableFormat> known);
+
+// For the commands that open Delta first without a probe (their storage requests stay
+// Delta's): after that open failed with `delta_error`, whether the location holds an
+// Iceberg table instead. Only a NotFound (no Delta log) is looked into.
+bool HoldsIcebergInstead(io::FileSystem* fs, const std::string& location, const Status& delta_error);
 
 }  // namespace lithify::formats

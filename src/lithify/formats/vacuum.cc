@@ -19,10 +19,8 @@ Result<planner::VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root
                                      std::optional<TableFormat> format) {
   if (format == TableFormat::kIceberg) return IcebergRefused(root);
   Result<planner::VacuumResult> r = delta::Vacuum(fs, root, spec);
-  if (format || r.ok() || !r.status().IsNotFound()) return r;
-  Result<TableFormat> found = DetectTableFormat(fs, root);
-  if (found.ok() && *found == TableFormat::kIceberg) return IcebergRefused(root);
-  return r;
+  if (format || r.ok() || !HoldsIcebergInstead(fs, root, r.status())) return r;
+  return IcebergRefused(root);
 }
 
 }  // namespace lithify::formats
