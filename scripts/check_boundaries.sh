@@ -40,7 +40,7 @@ declare -A ALLOWED=(
   [exec]="base io parquet table planner"
   [delta_exec]="base io parquet expr expr_batch table table_rows planner delta exec"
   [formats]="base io parquet expr expr_batch table table_rows planner delta delta_exec iceberg exec"
-  [sim]="base table planner delta"
+  [sim]="base table planner"
   [commands]="base io parquet expr expr_batch table table_rows planner delta delta_exec iceberg exec formats"
   [server]="base io parquet expr expr_batch table table_rows planner exec formats commands sim"
 )

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lithify/base/macros.h"
+#include "lithify/formats/policy.h"
 #include "lithify/sim/simulate.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/output.h"
@@ -96,7 +97,10 @@ Status RunSimulate(const SimulateFlags& f, const Context& ctx) {
     return UsageError("{}{}", f.scenario_path.empty() ? "" : f.scenario_path + ": ",
                       scenario.status().message());
   }
-  LITHIFY_ASSIGN_OR_RETURN(const sim::SimResult r, sim::Simulate(*scenario));
+  // The simulator plays Delta's maintenance (the only format lithify maintains yet).
+  LITHIFY_ASSIGN_OR_RETURN(const planner::TablePolicy* policy,
+                           formats::MaintenancePolicy(formats::TableFormat::kDelta));
+  LITHIFY_ASSIGN_OR_RETURN(const sim::SimResult r, sim::Simulate(*scenario, *policy));
   if (ctx.json) return WriteStdout(sim::SimResultToJson(r).dump() + "\n");
   std::string text;
   for (const std::string& line : sim::SimResultToText(r)) text += line + "\n";

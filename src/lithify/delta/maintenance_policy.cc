@@ -111,4 +111,11 @@ const DeltaMaintenancePolicy& DeltaPolicy() {
   return policy;
 }
 
+void DeltaMaintenancePolicy::MarkCubeMember(table::FileEntry* file, const std::string& cube_id,
+                                            const std::string& columns_text) const {
+  file->tags[kZCubeIdTag] = cube_id;
+  file->tags[kZCubeZOrderByTag] = columns_text;
+  file->clustering_provider = kLiquidClusteringProvider;
+}
+
 }  // namespace lithify::delta

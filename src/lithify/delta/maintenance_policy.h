@@ -74,6 +74,11 @@ class DeltaMaintenancePolicy final : public planner::TablePolicy {
   Result<std::vector<std::string>> ParseCubeColumns(std::string_view text) const override;
   std::string_view CubeColumnsName() const override { return kZCubeZOrderByTag; }
   bool ClusteredByOtherProvider(const table::FileEntry& file) const override;
+  std::string CubeColumnsValue(const std::vector<std::string>& columns) const override {
+    return ZCubeZOrderByValue(columns);
+  }
+  void MarkCubeMember(table::FileEntry* file, const std::string& cube_id,
+                      const std::string& columns_text) const override;
   bool IsHiddenName(std::string_view name,
                     const std::vector<std::string>& partition_columns) const override;
   Status CheckVacuumRetention(const planner::VacuumOptions& options) const override;

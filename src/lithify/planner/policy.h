@@ -65,6 +65,13 @@ class TablePolicy {
   // Whether `file` was clustered by a provider other than the planner's own (such files
   // are left alone by incremental clustering).
   virtual bool ClusteredByOtherProvider(const table::FileEntry& file) const = 0;
+  // The columns text a cube clustered by `columns` records (what CubeColumnsText reads
+  // back and ParseCubeColumns parses), and the marks a file written into cube `cube_id`
+  // carries (Delta: the ZCUBE_ID and ZCUBE_ZORDER_BY tags and the "liquid" clustering
+  // provider). The simulator writes its synthetic cubes with them.
+  virtual std::string CubeColumnsValue(const std::vector<std::string>& columns) const = 0;
+  virtual void MarkCubeMember(table::FileEntry* file, const std::string& cube_id,
+                              const std::string& columns_text) const = 0;
 
   // VACUUM: whether one path component is hidden (never considered, nor anything under
   // it). `partition_columns` are the table's partition column names as they appear in

@@ -27,6 +27,7 @@
 #include "lithify/server/access.h"
 #include "lithify/server/http.h"
 #ifdef LITHIFY_SERVER_HAVE_SIM
+#include "lithify/formats/policy.h"
 #include "lithify/sim/simulate.h"
 #endif
 #ifdef LITHIFY_SERVER_HAVE_DIAGNOSE
@@ -380,7 +381,9 @@ ordered_json Simulate(const ServerConfig& config, const ApiRequest& req) {
 #ifdef LITHIFY_SERVER_HAVE_SIM
   sim::Scenario s = Unwrap(sim::ScenarioFromJson(scenario));
   CheckSimulationSize(s);
-  sim::SimResult r = Unwrap(sim::Simulate(s));
+  // The simulator plays Delta's maintenance (the only format lithify maintains yet).
+  const planner::TablePolicy* policy = Unwrap(formats::MaintenancePolicy(formats::TableFormat::kDelta));
+  sim::SimResult r = Unwrap(sim::Simulate(s, *policy));
   return sim::SimResultToJson(r);
 #else
   Fail(503, "the simulator is not part of this build of lithify");

@@ -5,6 +5,8 @@
 // commands::Optimize's --dry-run plan bin for bin, file for file.
 #include <gtest/gtest.h>
 
+#include "lithify/delta/maintenance_policy.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -144,7 +146,7 @@ class PlanEqualityTest : public ::testing::Test {
     ASSERT_TRUE(scenario.ok()) << scenario.status().ToString();
     const Simulated sim = Simulate(real_files_);
     planner::DecisionLog log;
-    auto simulated = PlanMaintenance(*scenario, sim.files, PlanContext{}, &log);
+    auto simulated = PlanMaintenance(*scenario, sim.files, PlanContext{}, &log, delta::DeltaPolicy());
     ASSERT_TRUE(simulated.ok()) << simulated.status().ToString();
     planner::Plan mapped = *simulated;
     for (planner::Bin& b : mapped.bins) {

@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "lithify/base/macros.h"
-#include "lithify/delta/maintenance_policy.h"
+#include "lithify/planner/policy.h"
 #include "lithify/planner/clustering.h"
 #include "lithify/planner/compaction.h"
 #include "lithify/sim/internal.h"
@@ -73,8 +73,9 @@ std::string PartitionPath(const PartitionValues& values) {
 
 class Simulation {
  public:
-  explicit Simulation(const Scenario& s)
+  Simulation(const Scenario& s, const planner::TablePolicy& policy)
       : s_(s),
+        policy_(policy),
         rng_(s.seed),
         start_days_(internal::DaysOf(s.start_date)),
         partition_seconds_(internal::PartitionSeconds(s.partition_by)),
@@ -318,9 +319,9 @@ class Simulation {
   // The key a point lookup filters on, as ZCUBE_ZORDER_BY text; "" = no clustering key.
   std::string LookupKey() const {
     if (s_.maintenance == "liquid" || !columns_.empty()) {
-      return delta::ZCubeZOrderByValue(columns_);
+      return policy_.CubeColumnsValue(columns_);
     }
-    if (s_.maintenance == "zorder") return delta::ZCubeZOrderByValue(s_.zorder_by);
+    if (s_.maintenance == "zorder") return policy_.CubeColumnsValue(s_.zorder_by);
     return "";
   }
 
@@ -343,8 +344,7 @@ class Simulation {
   std::pair<int64_t, int64_t> Cubes() const {
     std::unordered_map<std::string, int64_t> size;
     for (const FileEntry& f : live_) {
-      auto it = f.tags.find(delta::kZCubeIdTag);
-      if (it != f.tags.end()) size[it->second] += planner::EstimatedLogicalSize(f);
+      if (const std::string* id = policy_.CubeId(f)) size[*id] += planner::EstimatedLogicalSize(f);
     }
     int64_t sealed = 0;
     for (const auto& [id, bytes] : size) sealed += bytes >= s_.min_cube_size ? 1 : 0;
@@ -384,7 +384,7 @@ class Simulation {
             &step.lookup_files_before);
 
     planner::DecisionLog log;
-    LITHIFY_ASSIGN_OR_RETURN(const planner::Plan plan, PlanMaintenance(s_, live_, ctx, &log));
+    LITHIFY_ASSIGN_OR_RETURN(const planner::Plan plan, PlanMaintenance(s_, live_, ctx, &log, policy_));
     LITHIFY_RETURN_NOT_OK(Apply(plan, t, &step));
 
     for (const planner::BinDecision& b : log.bins) {
@@ -447,8 +447,8 @@ class Simulation {
                                    ? fmt::format("zcube-{:08}", next_cube_++)
                                    : std::string();
       const std::string keyed_by =
-          plan.mode == planner::PlanMode::kLiquid ? delta::ZCubeZOrderByValue(plan.columns)
-          : plan.mode == planner::PlanMode::kZOrder ? delta::ZCubeZOrderByValue(s_.zorder_by)
+          plan.mode == planner::PlanMode::kLiquid ? policy_.CubeColumnsValue(plan.columns)
+          : plan.mode == planner::PlanMode::kZOrder ? policy_.CubeColumnsValue(s_.zorder_by)
                                                     : std::string();
       for (int64_t i = 0; i < n; ++i) {
         const int64_t size = EvenPart(bytes, n, i);
@@ -457,11 +457,7 @@ class Simulation {
         if (!keyed_by.empty() && n > 1) {
           range = KeyRange{static_cast<int32_t>(i), static_cast<int32_t>(n), keyed_by};
         }
-        if (!cube.empty()) {
-          f.tags[delta::kZCubeIdTag] = cube;
-          f.tags[delta::kZCubeZOrderByTag] = keyed_by;
-          f.clustering_provider = delta::kLiquidClusteringProvider;
-        }
+        if (!cube.empty()) policy_.MarkCubeMember(&f, cube, keyed_by);
         step->bytes_written += size;
         ++step->num_files_added;
         added.emplace_back(std::move(f), std::move(range));
@@ -502,6 +498,7 @@ class Simulation {
   }
 
   const Scenario& s_;
+  const planner::TablePolicy& policy_;  // the table format's maintenance policy
   Rng rng_;
   const int64_t start_days_;
   const double partition_seconds_;
@@ -521,7 +518,8 @@ class Simulation {
 }  // namespace
 
 Result<planner::Plan> PlanMaintenance(const Scenario& s, const std::vector<table::FileEntry>& live,
-                                      const PlanContext& ctx, planner::DecisionLog* log) {
+                                      const PlanContext& ctx, planner::DecisionLog* log,
+                                      const planner::TablePolicy& policy) {
   if (s.maintenance == "optimize" || s.maintenance == "reorg") {
     // As commands::Optimize builds them from --target-file-size / --min-file-size.
     planner::CompactionOptions o;
@@ -531,7 +529,7 @@ Result<planner::Plan> PlanMaintenance(const Scenario& s, const std::vector<table
     o.max_file_size = s.target_file_size;
     o.max_deleted_rows_ratio = s.max_deleted_rows_ratio;
     o.target_size_source = "--target-file-size";
-    return planner::PlanCompaction(delta::DeltaPolicy(), live, o, log);
+    return planner::PlanCompaction(policy, live, o, log);
   }
   if (s.maintenance == "auto_compact") {
     planner::AutoCompactionOptions o;
@@ -541,7 +539,7 @@ Result<planner::Plan> PlanMaintenance(const Scenario& s, const std::vector<table
     o.min_num_files = s.auto_compact_min_num_files;
     o.max_num_partitions = s.auto_compact_max_num_partitions;
     o.target_size_source = "autoCompact.maxFileSize";
-    return planner::PlanAutoCompaction(delta::DeltaPolicy(), live, ctx.touched, o, log);
+    return planner::PlanAutoCompaction(policy, live, ctx.touched, o, log);
   }
   if (s.maintenance == "zorder") {
     planner::ZOrderOptions o;
@@ -567,13 +565,13 @@ Result<planner::Plan> PlanMaintenance(const Scenario& s, const std::vector<table
     o.max_file_size = s.output_file_size;
     o.full = ctx.full;
     o.target_size_source = "output_file_size_gb";
-    return planner::PlanLiquid(delta::DeltaPolicy(), live, o, log);
+    return planner::PlanLiquid(policy, live, o, log);
   }
   return Status::InvalidArgument("simulate: maintenance '{}' plans nothing", s.maintenance);
 }
 
-Result<SimResult> Simulate(const Scenario& scenario) {
-  return Simulation(scenario).Run();
+Result<SimResult> Simulate(const Scenario& scenario, const planner::TablePolicy& policy) {
+  return Simulation(scenario, policy).Run();
 }
 
 }  // namespace lithify::sim

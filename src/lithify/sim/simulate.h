@@ -44,6 +44,7 @@
 #include "lithify/base/result.h"
 #include "lithify/planner/decision_log.h"
 #include "lithify/planner/plan.h"
+#include "lithify/planner/policy.h"
 #include "lithify/table/file_entry.h"
 #include "lithify/planner/scan_cost.h"
 
@@ -196,9 +197,12 @@ struct SimResult {
   double cpu_ms = 0;      // process CPU time spent in Simulate (ditto)
 };
 
-// Runs the scenario. InvalidArgument for an inconsistent scenario; NotSupported when a
-// planner the scenario needs is not available; planner errors as they come.
-Result<SimResult> Simulate(const Scenario& scenario);
+// Runs the scenario under a table format's maintenance policy (its candidate rules and
+// cube marks: formats::MaintenancePolicy gives it; Delta's is the only one until
+// Iceberg's maintenance lands). InvalidArgument for an inconsistent scenario;
+// NotSupported when a planner the scenario needs is not available; planner errors as
+// they come.
+Result<SimResult> Simulate(const Scenario& scenario, const planner::TablePolicy& policy);
 
 // {"scenario":{...},"totals":{...},"steps":[{...,"summary":[..],"kept_reasons":{..},
 // "dropped_reasons":{..},"log":...}],"elapsed_ms":..}. Keys as the struct fields.
@@ -225,11 +229,12 @@ struct PlanContext {
 };
 // The plan the simulator makes for `scenario.maintenance` over `live`: calls
 // PlanCompaction / PlanAutoCompaction / PlanZOrder / PlanLiquid with options built from
-// the scenario exactly as the commands build them, under Delta's policy
-// (delta::DeltaPolicy(), as the commands pass it). InvalidArgument for maintenance
+// the scenario exactly as the commands build them, under `policy` (the commands pass
+// their format's). InvalidArgument for maintenance
 // "none".
 Result<planner::Plan> PlanMaintenance(const Scenario& scenario,
                                       const std::vector<table::FileEntry>& live,
-                                      const PlanContext& context, planner::DecisionLog* log);
+                                      const PlanContext& context, planner::DecisionLog* log,
+                                      const planner::TablePolicy& policy);
 
 }  // namespace lithify::sim

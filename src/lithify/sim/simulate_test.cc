@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "lithify/delta/maintenance_policy.h"
+
 #include <string>
 
 namespace lithify::sim {
@@ -19,7 +21,7 @@ Scenario Parse(const json& j) {
 }
 
 SimResult RunSim(const json& j) {
-  auto r = Simulate(Parse(j));
+  auto r = Simulate(Parse(j), delta::DeltaPolicy());
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? *r : SimResult{};
 }
