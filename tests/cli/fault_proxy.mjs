@@ -103,10 +103,10 @@ function stable(identity) {
   return s.replace(UUID, 'UUID').replace(HEX, 'HEX');
 }
 
-// A number in [0, 1) fixed by the seed, the fault and the request's identity and occurrence.
-function roll(fault, identity, occurrence) {
-  const key = `${o.seed}\0${fault}\0${stable(identity)}\0${occurrence}`;
-  const h = crypto.createHash('sha256').update(key).digest();
+// A number in [0, 1) fixed by the seed, the fault and the request's place `at`: its stable
+// identity and how many times that identity was seen ({key, n}, computed once on arrival).
+function roll(fault, at) {
+  const h = crypto.createHash('sha256').update(`${o.seed}\0${fault}\0${at.key}\0${at.n}`).digest();
   return h.readUInt32BE(0) / 4294967296;
 }
 
@@ -144,7 +144,7 @@ function errorReply(req, res, status, given = null) {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-function forward(req, res, body, identity, may, n) {
+function forward(req, res, body, identity, may, at) {
   const up = http.request(
     { host: o.target.hostname, port: o.target.port, method: req.method, path: req.url, headers: { ...req.headers } },
     (r) => {
@@ -159,12 +159,12 @@ function forward(req, res, body, identity, may, n) {
           return;
         }
         const putOk = req.method === 'PUT' && (r.statusCode === 200 || r.statusCode === 201);
-        if (may && putOk && o.losePut > 0 && roll('lose-put', identity, n) < o.losePut) {
+        if (may && putOk && o.losePut > 0 && roll('lose-put', at) < o.losePut) {
           injected(req, identity, 'lose-put', r.statusCode);
           req.socket.destroy();
           return;
         }
-        if (may && o.dropAfter > 0 && roll('drop-after', identity, n) < o.dropAfter) {
+        if (may && o.dropAfter > 0 && roll('drop-after', at) < o.dropAfter) {
           injected(req, identity, 'drop-after', r.statusCode);
           req.socket.destroy();
           return;
@@ -185,8 +185,8 @@ const server = http.createServer((req, res) => {
     const body = Buffer.concat(chunks);
     const identity = `${req.method} ${req.url}`;
     const key = stable(identity);
-    const n = (seen.get(key) || 0) + 1;
-    seen.set(key, n);
+    const at = { key, n: (seen.get(key) || 0) + 1 };
+    seen.set(key, at.n);
     const may = eligible(req, identity);
     if (o.goneAfterComplete && completed.has(identity)) {
       record('gone-after-complete', req, 404);
@@ -201,16 +201,16 @@ const server = http.createServer((req, res) => {
       errorReply(req, res, o.reply.status, o.reply);
       return;
     }
-    if (may && roll('error', identity, n) < o.error) { injected(req, identity, 'error', 500); errorReply(req, res, 500); return; }
-    if (may && roll('slowdown', identity, n) < o.slowdown) { injected(req, identity, 'slowdown', 503); errorReply(req, res, 503); return; }
-    if (may && roll('drop-before', identity, n) < o.dropBefore) { injected(req, identity, 'drop-before', 0); req.socket.destroy(); return; }
+    if (may && roll('error', at) < o.error) { injected(req, identity, 'error', 500); errorReply(req, res, 500); return; }
+    if (may && roll('slowdown', at) < o.slowdown) { injected(req, identity, 'slowdown', 503); errorReply(req, res, 503); return; }
+    if (may && roll('drop-before', at) < o.dropBefore) { injected(req, identity, 'drop-before', 0); req.socket.destroy(); return; }
     // A delay is no failure: it does not count against --max-repeat.
-    if (o.delay > 0 && (!o.match || o.match.test(identity)) && roll('delay', identity, n) < o.delay) {
+    if (o.delay > 0 && (!o.match || o.match.test(identity)) && roll('delay', at) < o.delay) {
       record('delay', req, 0);
-      setTimeout(() => forward(req, res, body, identity, may, n), o.delayMs);
+      setTimeout(() => forward(req, res, body, identity, may, at), o.delayMs);
       return;
     }
-    forward(req, res, body, identity, may, n);
+    forward(req, res, body, identity, may, at);
   });
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));

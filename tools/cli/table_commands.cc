@@ -2,6 +2,7 @@
 // (the format is detected from what the location holds). Flags -> commands::
 // options; rendering of their results as text or JSON (--json). No logic beyond that.
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -153,62 +154,74 @@ struct FilesFlags {
   IcebergFlags ice;
 };
 
-// Iceberg: one line per data file (path, size, rows, partition, delete files).
-std::string IcebergFilesText(const ordered_json& j) {
+// The frame both formats' `files` text shares: the header, the predicate, one line per
+// file (the verdict first and the reason last when there is a predicate; `describe`
+// writes the format's fields between them) and the summary line.
+std::string FilesText(const ordered_json& j, const std::string& header,
+                      const std::function<std::string(const ordered_json&)>& describe,
+                      const std::function<std::string(const ordered_json&, bool)>& summary) {
   const bool with_verdict = j.contains("predicate");
-  std::string text = fmt::format("{} snapshot {}\n", j["table"].get<std::string>(), j["snapshot-id"].dump());
+  std::string text = header + "\n";
   if (with_verdict) text += fmt::format("predicate: {}\n", j["predicate"].get<std::string>());
   for (const ordered_json& row : j["files"]) {
     std::string line;
     if (with_verdict) line += fmt::format("{:<18} ", row["verdict"].get<std::string>());
-    line += row["file_path"].get<std::string>();
-    line += fmt::format("  size={}  rows={}", row["file_size_in_bytes"].dump(), row["record_count"].dump());
-    if (!row["partition"].empty()) line += "  partition" + row["partition"].dump();
-    if (!row["deletes"].empty()) line += fmt::format("  deletes={}", row["deletes"].size());
+    line += describe(row);
     if (row.contains("reason")) line += "  (" + row["reason"].get<std::string>() + ")";
     text += line + "\n";
   }
-  const ordered_json& s = j["summary"];
-  text += fmt::format("{} files", s["files"].dump());
-  if (with_verdict) text += fmt::format(": {} kept, {} skipped by stats", s["kept"].dump(), s["skippedByStats"].dump());
-  text += fmt::format("; {} delete files\n", s["deleteFiles"].dump());
-  return text;
+  return text + summary(j["summary"], with_verdict);
 }
 
-// Delta: one line per data file (path, size, rows, DV, partition values, tags,
-// clustering provider), the counts, and with a predicate the lookup cost.
+// Iceberg: path, size, rows, partition, delete files.
+std::string IcebergFilesText(const ordered_json& j) {
+  return FilesText(
+      j, fmt::format("{} snapshot {}", j["table"].get<std::string>(), j["snapshot-id"].dump()),
+      [](const ordered_json& row) {
+        std::string line = row["file_path"].get<std::string>();
+        line += fmt::format("  size={}  rows={}", row["file_size_in_bytes"].dump(), row["record_count"].dump());
+        if (!row["partition"].empty()) line += "  partition" + row["partition"].dump();
+        if (!row["deletes"].empty()) line += fmt::format("  deletes={}", row["deletes"].size());
+        return line;
+      },
+      [](const ordered_json& s, bool with_verdict) {
+        std::string text = fmt::format("{} files", s["files"].dump());
+        if (with_verdict) text += fmt::format(": {} kept, {} skipped by stats", s["kept"].dump(), s["skippedByStats"].dump());
+        return text + fmt::format("; {} delete files\n", s["deleteFiles"].dump());
+      });
+}
+
+// Delta: path, size, rows, DV, partition values, tags, clustering provider; the counts,
+// and with a predicate the lookup cost.
 std::string DeltaFilesText(const ordered_json& j) {
-  const bool with_verdict = j.contains("predicate");
-  std::string text = fmt::format("{} version {}\n", j["table"].get<std::string>(), j["version"].dump());
-  if (with_verdict) text += fmt::format("predicate: {}\n", j["predicate"].get<std::string>());
-  for (const ordered_json& row : j["files"]) {
-    std::string line;
-    if (with_verdict) line += fmt::format("{:<18} ", row["verdict"].get<std::string>());
-    line += row["path"].get<std::string>();
-    line += fmt::format("  size={}", row["size"].dump());
-    line += row["numRecords"].is_null() ? std::string("  rows=?") : fmt::format("  rows={}", row["numRecords"].dump());
-    if (!row["deletionVectorCardinality"].is_null()) line += fmt::format("  dv={}", row["deletionVectorCardinality"].dump());
-    if (!row["partitionValues"].empty()) {
-      std::string p;
-      for (const auto& [k, v] : row["partitionValues"].items()) {
-        p += (p.empty() ? "" : ",") + k + "=" + (v.is_null() ? std::string("null") : v.get<std::string>());
-      }
-      line += "  partition[" + p + "]";
-    }
-    for (const auto& [k, v] : row["tags"].items()) line += fmt::format("  tag:{}={}", k, v.get<std::string>());
-    if (!row["clusteringProvider"].is_null()) line += "  clustering=" + row["clusteringProvider"].get<std::string>();
-    if (row.contains("reason")) line += "  (" + row["reason"].get<std::string>() + ")";
-    text += line + "\n";
-  }
-  const ordered_json& s = j["summary"];
-  text += fmt::format("{} files", s["files"].dump());
-  if (with_verdict) {
-    text += fmt::format(": {} kept, {} skipped by partition, {} skipped by stats", s["kept"].dump(),
-                        s["skippedByPartition"].dump(), s["skippedByStats"].dump());
-  }
-  text += "\n";
-  if (with_verdict) text += commands::LookupCostText(j) + "\n";
-  return text;
+  return FilesText(
+      j, fmt::format("{} version {}", j["table"].get<std::string>(), j["version"].dump()),
+      [](const ordered_json& row) {
+        std::string line = row["path"].get<std::string>();
+        line += fmt::format("  size={}", row["size"].dump());
+        line += row["numRecords"].is_null() ? std::string("  rows=?") : fmt::format("  rows={}", row["numRecords"].dump());
+        if (!row["deletionVectorCardinality"].is_null()) line += fmt::format("  dv={}", row["deletionVectorCardinality"].dump());
+        if (!row["partitionValues"].empty()) {
+          std::string p;
+          for (const auto& [k, v] : row["partitionValues"].items()) {
+            p += (p.empty() ? "" : ",") + k + "=" + (v.is_null() ? std::string("null") : v.get<std::string>());
+          }
+          line += "  partition[" + p + "]";
+        }
+        for (const auto& [k, v] : row["tags"].items()) line += fmt::format("  tag:{}={}", k, v.get<std::string>());
+        if (!row["clusteringProvider"].is_null()) line += "  clustering=" + row["clusteringProvider"].get<std::string>();
+        return line;
+      },
+      [&j](const ordered_json& s, bool with_verdict) {
+        std::string text = fmt::format("{} files", s["files"].dump());
+        if (with_verdict) {
+          text += fmt::format(": {} kept, {} skipped by partition, {} skipped by stats", s["kept"].dump(),
+                              s["skippedByPartition"].dump(), s["skippedByStats"].dump());
+        }
+        text += "\n";
+        if (with_verdict) text += commands::LookupCostText(j) + "\n";
+        return text;
+      });
 }
 
 Status RunFiles(const FilesFlags& f, const Context& ctx) {

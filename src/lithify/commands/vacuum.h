@@ -12,8 +12,7 @@
 #include <string>
 
 #include "lithify/base/result.h"
-#include "lithify/formats/table_format.h"
-#include "lithify/io/filesystem.h"
+#include "lithify/formats/vacuum.h"
 #include "lithify/planner/vacuum_report.h"
 
 namespace lithify::commands {
@@ -22,9 +21,8 @@ using planner::VacuumProtected;
 using planner::VacuumResult;
 using planner::VacuumSpec;
 
-// `format`: the table's format when the caller knows it. Errors: the format's (Delta's:
-// see delta/vacuum.h's Vacuum); NotSupported for an Iceberg table.
-Result<VacuumResult> Vacuum(io::FileSystem* fs, const std::string& root, const VacuumSpec& spec,
-                            std::optional<formats::TableFormat> format = std::nullopt);
+// Vacuum(fs, root, spec, format = unset): `format` when the caller knows it. Errors: the
+// format's (Delta's: see delta/vacuum.h's Vacuum); NotSupported for an Iceberg table.
+using formats::Vacuum;
 
 }  // namespace lithify::commands

@@ -70,13 +70,14 @@ bool IsTrueIgnoringCase(const TableConfig& config, const TableProperty& p) {
 
 Result<AutoCompactSwitch> ResolveAutoCompactSwitch(const TableConfig& props) {
   // The legacy switch wins when it says true (Delta's precedence).
-  if (auto it = props.find("delta.autoOptimize"); it != props.end() && AsciiLower(it->second) == "true") {
-    return AutoCompactSwitch{true, "delta.autoOptimize"};
+  const std::string legacy(prop::kAutoOptimize.name), name(prop::kAutoCompact.name);
+  if (auto it = props.find(legacy); it != props.end() && AsciiLower(it->second) == "true") {
+    return AutoCompactSwitch{true, legacy};
   }
-  auto it = props.find("delta.autoOptimize.autoCompact");
+  auto it = props.find(name);
   if (it == props.end()) return AutoCompactSwitch{false, "default"};
   const std::string v = AsciiLower(it->second);
-  if (v == "true" || v == "false") return AutoCompactSwitch{v == "true", "delta.autoOptimize.autoCompact"};
+  if (v == "true" || v == "false") return AutoCompactSwitch{v == "true", name};
   return Status::InvalidArgument(
       "DELTA_INVALID_AUTO_COMPACT_TYPE: invalid value '{}' for table property delta.autoOptimize.autoCompact "
       "(allowed: true, false)",

@@ -99,8 +99,7 @@ Result<ordered_json> Diagnose(io::FileSystem* fs, const std::string& location, c
     if (!f.deletes.empty()) ++with_deletes;
     max_deletes_per_file = std::max<int64_t>(max_deletes_per_file, static_cast<int64_t>(f.deletes.size()));
     for (const DeleteFile& d : f.deletes) {
-      const std::string id = d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1));
-      const bool first = delete_files.insert(id).second;
+      const bool first = delete_files.insert(DeleteFileKey(d)).second;
       if (first) ++delete_kinds[std::string(DeleteKindName(d.kind))];
       // A DV's record_count is its cardinality (for this file alone); a position delete
       // file's rows may name several data files, so it is counted once; equality deletes

@@ -68,7 +68,7 @@ void Count(FilesReport* r) {
       ++r->skipped_by_stats;
     }
     for (const DeleteFile& d : row.file.deletes) {
-      deletes.insert(d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1)));
+      deletes.insert(DeleteFileKey(d));
     }
   }
   r->delete_files = static_cast<int64_t>(deletes.size());
@@ -83,6 +83,10 @@ std::string_view DeleteKindName(DeleteFile::Kind k) {
     case DeleteFile::Kind::kEquality: return "equality_deletes";
   }
   return "unknown";
+}
+
+std::string DeleteFileKey(const DeleteFile& d) {
+  return d.file.path + "#" + std::to_string(d.file.content_offset.value_or(-1));
 }
 
 Result<FilesReport> ListFiles(io::FileSystem* fs, const std::string& location, const SnapshotSelector& snapshot,

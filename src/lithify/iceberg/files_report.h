@@ -50,4 +50,8 @@ nlohmann::ordered_json FilesReportToJson(const FilesReport& report);
 // the files and diagnose documents name it.
 std::string_view DeleteKindName(DeleteFile::Kind kind);
 
+// What makes a live delete file distinct when the documents count them: its path and,
+// for a deletion vector (several share one Puffin file), its content offset.
+std::string DeleteFileKey(const DeleteFile& d);
+
 }  // namespace lithify::iceberg
