@@ -76,6 +76,30 @@ constexpr CivilDate CivilFromDays(int64_t days) {
           static_cast<unsigned>(day)};
 }
 
+// Conversions of Parquet's timestamp encodings to microseconds since the epoch, shared
+// by every reader and rewriter so that a value reads the same on every path.
+// Milliseconds saturate at int64's ends (a value out of range must not wrap into a
+// plausible one); nanoseconds round toward negative infinity.
+constexpr int64_t MillisToMicros(int64_t v) {
+  constexpr int64_t kMax = INT64_MAX / 1000;
+  if (v > kMax) return INT64_MAX;
+  if (v < INT64_MIN / 1000) return INT64_MIN;
+  return v * 1000;
+}
+constexpr int64_t NanosToMicros(int64_t v) { return FloorDiv(v, 1000); }
+// Midnight (UTC) of a day since the epoch; wraps like Int96Micros beyond int64.
+constexpr int64_t DaysToMicros(int64_t days) {
+  return static_cast<int64_t>(static_cast<uint64_t>(days) * static_cast<uint64_t>(kMicrosPerDay));
+}
+// An INT96 timestamp (Impala/Hive/Spark): nanoseconds within the day and the Julian day
+// number. Days far outside int64 microseconds (beyond +-292,000 years) wrap in two's
+// complement rather than overflow (undefined behaviour), as every path computes them.
+constexpr int64_t Int96Micros(int64_t nanos_of_day, uint32_t julian_day) {
+  const auto days = static_cast<uint64_t>(static_cast<int64_t>(julian_day) - kJulianDayOfEpoch);
+  return static_cast<int64_t>(days * static_cast<uint64_t>(kMicrosPerDay) +
+                              static_cast<uint64_t>(NanosToMicros(nanos_of_day)));
+}
+
 // A count of `per_day` ticks since the epoch split into whole days (rounded toward
 // negative infinity) and the ticks into that day, in [0, per_day).
 struct DayTime {

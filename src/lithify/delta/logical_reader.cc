@@ -202,7 +202,7 @@ Result<ColumnValues> ConvertValues(ColumnValues in, const parquet::ColumnDescrip
     case DK::kTimestampNtz: {
       if (ip == PhysicalType::kInt64 && IsMicrosInt64(in_leaf)) return in;
       if (ip == PhysicalType::kInt32 && IsDateLeaf(in_leaf)) {  // date -> timestamp_ntz widening
-        for (int64_t i = 0; i < n; ++i) w.Int64(in.value<int32_t>(i) * kMicrosPerDay);
+        for (int64_t i = 0; i < n; ++i) w.Int64(DaysToMicros(in.value<int32_t>(i)));
         return w.Finish();
       }
       if (ip != PhysicalType::kInt64 && ip != PhysicalType::kInt96) return mismatch();

@@ -34,18 +34,7 @@ T Load(const uint8_t* p) {
   return v;
 }
 
-int64_t MillisToMicros(int64_t v) {
-  if (v > std::numeric_limits<int64_t>::max() / 1000) return std::numeric_limits<int64_t>::max();
-  if (v < std::numeric_limits<int64_t>::min() / 1000) return std::numeric_limits<int64_t>::min();
-  return v * 1000;
-}
-int64_t NanosToMicros(int64_t v) { return FloorDiv(v, 1000); }
-
-int64_t Int96ToMicros(const uint8_t* p) {
-  auto nanos = Load<int64_t>(p);
-  auto julian = static_cast<int64_t>(Load<uint32_t>(p + 8));
-  return (julian - kJulianDayOfEpoch) * kMicrosPerDay + NanosToMicros(nanos);
-}
+int64_t Int96ToMicros(const uint8_t* p) { return Int96Micros(Load<int64_t>(p), Load<uint32_t>(p + 8)); }
 
 // Big-endian two's complement (DECIMAL on FIXED_LEN_BYTE_ARRAY / BYTE_ARRAY). Values of
 // precision <= 38 fit 16 bytes; longer encodings only repeat the sign, so their last 16

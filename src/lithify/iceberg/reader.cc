@@ -229,7 +229,7 @@ Result<ColumnValues> Convert(ColumnValues in, const parquet::ColumnDescriptor& f
         for (int64_t i = 0; i < n; ++i) {
           int64_t v = in.value<int64_t>(i);
           if (nanos) v = u == parquet::TimeUnit::kMillis ? v * 1000000 : v * 1000;
-          else v = u == parquet::TimeUnit::kMillis ? v * 1000 : FloorDiv(v, 1000);
+          else v = u == parquet::TimeUnit::kMillis ? MillisToMicros(v) : NanosToMicros(v);
           w.Int64(v);
         }
         return w.Finish();

@@ -1,9 +1,11 @@
 #include "lithify/parquet/column_map.h"
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "lithify/base/civil_time.h"
 #include "lithify/base/macros.h"
 #include "lithify/parquet/rewrite.h"
 
@@ -85,6 +87,33 @@ std::optional<std::string> Meaning(const SchemaElement& e) {
     case CT::kUint32: return with(Integer(32, false));
     case CT::kUint64: return with(Integer(64, false));
     default: return std::nullopt;
+  }
+}
+
+// The conversion that reads file leaf `f` as target leaf `t` (see the header), kNone when
+// none does (the leaves may still be equivalent as they are).
+ValueConversion ConversionOf(const SchemaElement& f, const SchemaElement& t) {
+  const std::optional<std::string> fm = Meaning(f), tm = Meaning(t);
+  if (!fm || !tm || *fm == *tm) return ValueConversion::kNone;
+  const bool int32 = *fm == "INT32 INTEGER(8,signed)" || *fm == "INT32 INTEGER(16,signed)" ||
+                     *fm == "INT32 INTEGER(32,signed)";
+  if (*tm == "INT64 INTEGER(64,signed)" && int32) return ValueConversion::kInt32ToInt64;
+  if (*tm == "DOUBLE (none)" && int32) return ValueConversion::kInt32ToDouble;
+  if (*tm == "DOUBLE (none)" && *fm == "FLOAT (none)") return ValueConversion::kFloatToDouble;
+  if (*tm == "INT64 TIMESTAMP(MICROS,UTC)" && *fm == "INT96 (none)") return ValueConversion::kInt96ToMicros;
+  if ((*tm == "INT64 TIMESTAMP(MICROS,UTC)" && *fm == "INT64 TIMESTAMP(MILLIS,UTC)") ||
+      (*tm == "INT64 TIMESTAMP(MICROS,local)" && *fm == "INT64 TIMESTAMP(MILLIS,local)")) {
+    return ValueConversion::kMillisToMicros;
+  }
+  if (*tm == "INT64 TIMESTAMP(MICROS,local)" && *fm == "INT32 DATE") return ValueConversion::kDaysToMicros;
+  return ValueConversion::kNone;
+}
+
+template <typename In, typename F>
+void ConvertEach(const ColumnValues& in, uint8_t* out, F f) {
+  for (int64_t i = 0; i < in.count; ++i) {
+    const auto v = f(in.value<In>(i));
+    std::memcpy(out + i * 8, &v, 8);
   }
 }
 
@@ -202,8 +231,11 @@ class Mapper {
   Status Leaf(int fn, int tn, const std::vector<Step>& steps) {
     const SchemaElement& fe = f_.node(fn).element;
     const SchemaElement& te = t_.node(tn).element;
+    const ValueConversion conversion = ConversionOf(fe, te);
     std::optional<std::string> fm = Meaning(fe), tm = Meaning(te);
-    if (!fm || !tm) {
+    if (conversion != ValueConversion::kNone) {
+      // Read through the conversion (the header's list).
+    } else if (!fm || !tm) {
       const bool same = fe.type == te.type && fe.type_length == te.type_length && fe.converted_type == te.converted_type &&
                         fe.logical_type == te.logical_type && fe.scale == te.scale && fe.precision == te.precision;
       if (!same) return Refuse(tn, "an annotation without a known equivalent differs");
@@ -223,6 +255,7 @@ class Mapper {
     }
     LeafMap& m = map_.leaves[static_cast<size_t>(t_.node(tn).leaf_index)];
     m.file_leaf = f_.node(fn).leaf_index;
+    m.conversion = conversion;
     // File level d: the deepest step whose prefix still sums to d is the last node
     // defined (required nodes below a defined one are defined too).
     std::vector<int16_t> def_map(static_cast<size_t>(fd.max_def) + 1);
@@ -243,9 +276,61 @@ class Mapper {
 
 bool ColumnMap::identity_leaves() const {
   for (size_t i = 0; i < leaves.size(); ++i) {
-    if (leaves[i].file_leaf != static_cast<int>(i) || !leaves[i].def_map.empty()) return false;
+    const LeafMap& l = leaves[i];
+    if (l.file_leaf != static_cast<int>(i) || !l.def_map.empty() || l.conversion != ValueConversion::kNone) return false;
   }
   return true;
+}
+
+bool ConversionFits(ValueConversion c, PhysicalType file, PhysicalType target) {
+  using PT = PhysicalType;
+  switch (c) {
+    case ValueConversion::kNone: return file == target;
+    case ValueConversion::kInt96ToMicros: return file == PT::kInt96 && target == PT::kInt64;
+    case ValueConversion::kMillisToMicros: return file == PT::kInt64 && target == PT::kInt64;
+    case ValueConversion::kInt32ToInt64:
+    case ValueConversion::kDaysToMicros: return file == PT::kInt32 && target == PT::kInt64;
+    case ValueConversion::kInt32ToDouble: return file == PT::kInt32 && target == PT::kDouble;
+    case ValueConversion::kFloatToDouble: return file == PT::kFloat && target == PT::kDouble;
+  }
+  return false;
+}
+
+void ConvertLeafValues(const LeafMap& m, ColumnValues* values, Buffer* scratch) {
+  if (m.conversion == ValueConversion::kNone) return;
+  const ColumnValues& in = *values;
+  scratch->Resize(static_cast<size_t>(in.count) * 8);  // every conversion writes 8-byte values
+  uint8_t* out = scratch->data();
+  PhysicalType type = PhysicalType::kInt64;
+  switch (m.conversion) {
+    case ValueConversion::kNone: return;
+    case ValueConversion::kInt96ToMicros:
+      for (int64_t i = 0; i < in.count; ++i) {
+        int64_t nanos;
+        uint32_t julian;
+        std::memcpy(&nanos, in.fixed_at(i), 8);
+        std::memcpy(&julian, in.fixed_at(i) + 8, 4);
+        const int64_t micros = Int96Micros(nanos, julian);
+        std::memcpy(out + i * 8, &micros, 8);
+      }
+      break;
+    case ValueConversion::kMillisToMicros: ConvertEach<int64_t>(in, out, MillisToMicros); break;
+    case ValueConversion::kInt32ToInt64: ConvertEach<int32_t>(in, out, [](int32_t v) { return int64_t{v}; }); break;
+    case ValueConversion::kDaysToMicros:
+      ConvertEach<int32_t>(in, out, [](int32_t v) { return DaysToMicros(v); });
+      break;
+    case ValueConversion::kInt32ToDouble:
+      type = PhysicalType::kDouble;
+      ConvertEach<int32_t>(in, out, [](int32_t v) { return static_cast<double>(v); });
+      break;
+    case ValueConversion::kFloatToDouble:
+      type = PhysicalType::kDouble;
+      ConvertEach<float>(in, out, [](float v) { return static_cast<double>(v); });
+      break;
+  }
+  std::swap(values->fixed, *scratch);
+  values->type = type;
+  values->type_length = 0;
 }
 
 Result<ColumnMap> MapColumns(const Schema& file, const Schema& target, const ColumnMapOptions& options) {

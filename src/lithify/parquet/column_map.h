@@ -17,6 +17,18 @@
 //   TIMESTAMP_MILLIS/MICROS = TIMESTAMP(unit, isAdjustedToUTC=true).
 // Other annotations (UUID, FLOAT16, INTERVAL, ...) must be the same on both sides.
 //
+// Converted leaves (LeafMap::conversion): a file leaf whose every value has exactly one
+// value of the target's type meaning the same thing is read through a conversion that
+// is the one the logical reader (delta/logical_reader.h) applies, so the two paths
+// write the same values:
+//   INT96 (Impala/Hive/Spark timestamps) -> INT64 TIMESTAMP(MICROS, UTC);
+//   INT64 TIMESTAMP(MILLIS, u) -> INT64 TIMESTAMP(MICROS, u);
+//   INT32 signed INTEGER(8|16|32) or unannotated -> INT64 INTEGER(64, signed) and
+//   INT32 signed INTEGER(8|16|32) -> DOUBLE; FLOAT -> DOUBLE; DATE -> INT64
+//   TIMESTAMP(MICROS, local) (Delta's type widening, and timestamp_ntz from date).
+// Not converted (refused): INT96 for a non-UTC column, nanoseconds (precision would be
+// lost), decimals of another precision, scale or physical type, integers to decimals.
+//
 // Levels: repetition must be the same at every step (so repetition levels are equal). A
 // required file field where the target is optional is accepted when
 // options.allow_required_to_optional (the file's definition levels then map through
@@ -24,9 +36,9 @@
 // is refused (the file may hold nulls the target cannot).
 //
 // Refused, with the reason as the status message (NotSupported "column 'a.b': ..."): a
-// target column missing in the file, a different physical type (e.g. INT96 timestamps
-// for an INT64 micros column), different decimal precision/scale or width, different time
-// units or UTC meaning, different annotations, a struct/list/map against another shape,
+// target column missing in the file, a different physical type that is not one of the
+// conversions above, different decimal precision/scale or width, other time units or
+// UTC meaning, different annotations, a struct/list/map against another shape,
 // an unannotated (bare) repeated field on either side, levels that do not line up.
 //
 // Pure function of the two schemas; thread-safe.
@@ -35,7 +47,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "lithify/base/buffer.h"
 #include "lithify/base/result.h"
+#include "lithify/parquet/column_batch.h"
 #include "lithify/parquet/schema.h"
 
 namespace lithify::parquet {
@@ -49,9 +63,25 @@ struct ColumnMapOptions {
   bool match_field_ids = true;
 };
 
+// How a leaf's values change on the way from the file to the target (see the header).
+enum class ValueConversion : uint8_t {
+  kNone,
+  kInt96ToMicros,    // INT96 -> INT64 microseconds (Int96Micros)
+  kMillisToMicros,   // INT64 milliseconds -> microseconds (saturating, MillisToMicros)
+  kInt32ToInt64,     // sign-extended
+  kInt32ToDouble,    // exact: every int32 is a double
+  kFloatToDouble,    // exact, NaN and -0.0 included
+  kDaysToMicros,     // DATE -> midnight of that day in microseconds
+};
+
+// Whether conversion `c` reads values of physical type `file` as values of `target`
+// (kNone: the same type).
+bool ConversionFits(ValueConversion c, PhysicalType file, PhysicalType target);
+
 // How one target leaf is read from the file.
 struct LeafMap {
   int file_leaf = -1;  // leaf index in the file's schema
+  ValueConversion conversion = ValueConversion::kNone;
   // def_map[d]: the target definition level of file definition level d (file max_def + 1
   // entries); empty when the levels are the same.
   std::vector<int16_t> def_map;
@@ -68,6 +98,10 @@ struct ColumnMap {
 };
 
 Result<ColumnMap> MapColumns(const Schema& file, const Schema& target, const ColumnMapOptions& options = {});
+
+// Converts `values` (of the file leaf's physical type) in place to the target's per
+// m.conversion; a no-op for kNone. `scratch` is reused memory for conversions that widen.
+void ConvertLeafValues(const LeafMap& m, ColumnValues* values, Buffer* scratch);
 
 // Applies a LeafMap's def_map to levels (in place); a no-op for an empty map. When the
 // file leaf has no definition levels (max_def 0) and the target has, `num_levels` entries

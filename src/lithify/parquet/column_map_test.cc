@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -250,19 +254,27 @@ TEST(MapColumnsTest, LegacyListAndMapShapes) {
 
 TEST(MapColumnsTest, ValueChangingDifferencesAreRefusedWithTheReason) {
   Schema target = Build({F::Timestamp("ts")});
-  // INT96 (Spark's default) for INT64 micros.
+  // INT96 for a timestamp_ntz column (INT96 means a UTC instant).
   Schema int96 = Make({Leaf("ts", PhysicalType::kInt96)});
-  EXPECT_NE(Refusal(int96, target).find("INT96"), std::string::npos) << Refusal(int96, target);
-  // Another time unit.
-  Schema millis = Make({Converted(Leaf("ts", PhysicalType::kInt64), CT::kTimestampMillis)});
-  EXPECT_NE(Refusal(millis, target).find("TIMESTAMP(MILLIS,UTC) in the file, INT64 TIMESTAMP(MICROS,UTC)"),
+  EXPECT_NE(Refusal(int96, Build({F::TimestampNtz("ts")})).find("INT96"), std::string::npos);
+  // Nanoseconds (precision would be lost); millis of another UTC meaning.
+  Schema nanos = Make({Logical(Leaf("ts", PhysicalType::kInt64), Ts(TimeUnit::kNanos, true))});
+  EXPECT_NE(Refusal(nanos, target).find("TIMESTAMP(NANOS,UTC) in the file, INT64 TIMESTAMP(MICROS,UTC)"),
             std::string::npos)
-      << Refusal(millis, target);
+      << Refusal(nanos, target);
+  Schema millis_local = Make({Logical(Leaf("ts", PhysicalType::kInt64), Ts(TimeUnit::kMillis, false))});
+  EXPECT_NE(Refusal(millis_local, target).find("MILLIS,local"), std::string::npos);
   // Another UTC meaning (timestamp_ntz).
   Schema ntz = Make({Logical(Leaf("ts", PhysicalType::kInt64), Ts(TimeUnit::kMicros, false))});
   EXPECT_NE(Refusal(ntz, target).find("local"), std::string::npos);
-  // Another physical type.
-  EXPECT_NE(Refusal(Make({Leaf("x", PhysicalType::kInt32)}), Build({F::Long("x")})).find("INT32"), std::string::npos);
+  // Another physical type: narrowing, unsigned, a date for a UTC timestamp.
+  EXPECT_NE(Refusal(Make({Leaf("x", PhysicalType::kInt64)}), Build({F::Int("x")})).find("INT64"), std::string::npos);
+  EXPECT_NE(Refusal(Make({Converted(Leaf("x", PhysicalType::kInt32), CT::kUint32)}), Build({F::Long("x")}))
+                .find("INTEGER(32,unsigned)"),
+            std::string::npos);
+  EXPECT_NE(Refusal(Make({Converted(Leaf("ts", PhysicalType::kInt32), CT::kDate)}), target).find("DATE"),
+            std::string::npos);
+  EXPECT_NE(Refusal(Make({Leaf("x", PhysicalType::kDouble)}), Build({F::Float("x")})).find("DOUBLE"), std::string::npos);
   // Decimals: another width, another scale.
   Schema d = Build({F::Decimal("d", 20, 2)});
   EXPECT_NE(Refusal(Make({ConvertedDecimal(Fixed(Leaf("d", PhysicalType::kFixedLenByteArray), 16), 20, 2)}), d)
@@ -289,6 +301,156 @@ TEST(MapColumnsTest, ValueChangingDifferencesAreRefusedWithTheReason) {
   EXPECT_NE(Refusal(Make({Leaf("l", PhysicalType::kInt32, kRep)}), Build({F::List("l", F::Int("element", false))}))
                 .find("unannotated repeated"),
             std::string::npos);
+}
+
+// Leaves whose values convert one to one (column_map.h): the conversion is recorded and
+// the leaf maps; levels are remapped as for any leaf.
+TEST(MapColumnsTest, ConvertibleLeavesMapWithTheirConversion) {
+  Schema file = Make({Leaf("a", PhysicalType::kInt96), Converted(Leaf("b", PhysicalType::kInt64), CT::kTimestampMillis),
+                      Logical(Leaf("c", PhysicalType::kInt64), Ts(TimeUnit::kMillis, false)),
+                      Converted(Leaf("d", PhysicalType::kInt32, kReq), CT::kInt16), Leaf("e", PhysicalType::kInt32),
+                      Converted(Leaf("f", PhysicalType::kInt32), CT::kInt8), Leaf("g", PhysicalType::kFloat),
+                      Converted(Leaf("h", PhysicalType::kInt32), CT::kDate), Leaf("i", PhysicalType::kInt64)});
+  Schema target = Build({F::Timestamp("a"), F::Timestamp("b"), F::TimestampNtz("c"), F::Long("d"), F::Double("e"),
+                         F::Double("f"), F::Double("g"), F::TimestampNtz("h"), F::Long("i")});
+  auto m = MapColumns(file, target);
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  using VC = ValueConversion;
+  const std::vector<VC> want = {VC::kInt96ToMicros, VC::kMillisToMicros, VC::kMillisToMicros,
+                                VC::kInt32ToInt64,  VC::kInt32ToDouble,  VC::kInt32ToDouble,
+                                VC::kFloatToDouble, VC::kDaysToMicros,   VC::kNone};
+  for (size_t c = 0; c < want.size(); ++c) {
+    SCOPED_TRACE(c);
+    EXPECT_EQ(m->leaves[c].file_leaf, static_cast<int>(c));
+    EXPECT_EQ(m->leaves[c].conversion, want[c]);
+    EXPECT_TRUE(ConversionFits(want[c], file.leaf(static_cast<int>(c)).physical_type,
+                               target.leaf(static_cast<int>(c)).physical_type));
+  }
+  EXPECT_FALSE(m->same_schema);
+  EXPECT_FALSE(m->identity_leaves());
+  EXPECT_EQ(m->leaves[3].def_map, (std::vector<int16_t>{1}));  // required in the file
+  EXPECT_FALSE(ConversionFits(VC::kInt96ToMicros, PhysicalType::kInt64, PhysicalType::kInt64));
+}
+
+// The converted values are the logical reader's (base/civil_time.h), edge values
+// included: INT96 nanoseconds of a day before the epoch, millis that saturate, the
+// smallest int32, float NaN and -0.0, dates before 1970.
+TEST(MapColumnsTest, ConvertLeafValuesConvertsEveryKind) {
+  auto convert = [](ValueConversion c, PhysicalType type, int32_t width, const void* bytes, int64_t n) {
+    ColumnValues v;
+    v.type = type;
+    v.type_length = width;
+    v.count = n;
+    v.fixed.Append(bytes, static_cast<size_t>(n * width));
+    LeafMap m;
+    m.conversion = c;
+    Buffer scratch;
+    ConvertLeafValues(m, &v, &scratch);
+    EXPECT_EQ(v.fixed.size(), static_cast<size_t>(n * 8));
+    return v;
+  };
+  // INT96: 1969-12-31 23:59:59.999999999 (Julian day 2440587) and 2024-01-01 00:00:00.000001500.
+  uint8_t int96[24];
+  const int64_t nanos0 = 86'399'999'999'999, nanos1 = 1'500;
+  const uint32_t day0 = 2440587, day1 = 2440588 + 19723;
+  std::memcpy(int96, &nanos0, 8);
+  std::memcpy(int96 + 8, &day0, 4);
+  std::memcpy(int96 + 12, &nanos1, 8);
+  std::memcpy(int96 + 20, &day1, 4);
+  ColumnValues v = convert(ValueConversion::kInt96ToMicros, PhysicalType::kInt96, 12, int96, 2);
+  EXPECT_EQ(v.type, PhysicalType::kInt64);
+  EXPECT_EQ(v.value<int64_t>(0), -1);
+  EXPECT_EQ(v.value<int64_t>(1), int64_t{19723} * 86'400'000'000 + 1);
+  const int64_t millis[] = {-1, INT64_MAX / 1000 + 1, INT64_MIN};
+  v = convert(ValueConversion::kMillisToMicros, PhysicalType::kInt64, 8, millis, 3);
+  EXPECT_EQ(v.value<int64_t>(0), -1000);
+  EXPECT_EQ(v.value<int64_t>(1), INT64_MAX);
+  EXPECT_EQ(v.value<int64_t>(2), INT64_MIN);
+  const int32_t ints[] = {INT32_MIN, -1, 7};
+  v = convert(ValueConversion::kInt32ToInt64, PhysicalType::kInt32, 4, ints, 3);
+  EXPECT_EQ(v.value<int64_t>(0), INT32_MIN);
+  EXPECT_EQ(v.value<int64_t>(1), -1);
+  v = convert(ValueConversion::kInt32ToDouble, PhysicalType::kInt32, 4, ints, 3);
+  EXPECT_EQ(v.type, PhysicalType::kDouble);
+  EXPECT_EQ(v.value<double>(0), -2147483648.0);
+  EXPECT_EQ(v.value<double>(2), 7.0);
+  v = convert(ValueConversion::kDaysToMicros, PhysicalType::kInt32, 4, ints, 3);
+  EXPECT_EQ(v.value<int64_t>(1), -86'400'000'000);
+  const float floats[] = {3.4f, -0.0f, std::numeric_limits<float>::quiet_NaN()};
+  v = convert(ValueConversion::kFloatToDouble, PhysicalType::kFloat, 4, floats, 3);
+  EXPECT_EQ(v.value<double>(0), static_cast<double>(3.4f));
+  EXPECT_TRUE(std::signbit(v.value<double>(1)));
+  EXPECT_TRUE(std::isnan(v.value<double>(2)));
+}
+
+// RewriteFiles through conversions: an INT96 and a millisecond column of PLAIN pages in
+// the output's codec (pages that would be copied were the types the same) are decoded,
+// converted and written as microseconds, with statistics of the converted values, on
+// one thread and on several.
+TEST(MapColumnsTest, RewriteConvertsAndNeverCopiesConvertedPages) {
+  auto fs = io::NewMemoryFileSystem();
+  Schema file = Make({Leaf("a", PhysicalType::kInt96), Converted(Leaf("b", PhysicalType::kInt64), CT::kTimestampMillis),
+                      Leaf("c", PhysicalType::kInt64)});
+  Schema target = Build({F::Timestamp("a"), F::Timestamp("b"), F::Long("c")});
+  WriterOptions wo;
+  wo.codec = CompressionCodec::kSnappy;
+  wo.enable_dictionary = false;
+  wo.page_size_bytes = 4096;
+  auto out = fs->Create("in.parquet");
+  ASSERT_TRUE(out.ok());
+  auto w = FileWriter::Open(std::move(*out), file, wo);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  RowBatchBuilder b(file);
+  constexpr int kRows = 5000;
+  for (int i = 0; i < kRows; ++i) {
+    std::string int96(12, '\0');
+    const int64_t nanos = int64_t{i} * 1'000'001;
+    const uint32_t julian = 2440588 + static_cast<uint32_t>(i % 3);
+    std::memcpy(int96.data(), &nanos, 8);
+    std::memcpy(int96.data() + 8, &julian, 4);
+    ASSERT_TRUE(b.Append({i % 9 == 0 ? V::Null() : V::Bytes(int96), V::Int(i - 2500), V::Int(i)}).ok());
+  }
+  ASSERT_TRUE((*w)->WriteBatch(b.Finish()).ok());
+  ASSERT_TRUE((*w)->Close().ok());
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    RewriteOptions ro;
+    ro.output_schema = target;
+    ro.threads = threads;
+    ro.copy_plain_pages = true;
+    ro.writer = wo;
+    auto res = RewriteFiles(fs.get(), {"in.parquet"}, "out.parquet", ro);
+    ASSERT_TRUE(res.ok()) << res.status().ToString();
+    EXPECT_GT(res->pages_copied, 0);  // column c's pages
+    auto r = FileReader::Open(fs.get(), "out.parquet");
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(CompareSchemas(target, "target", (*r)->schema(), "out").ok());
+    auto batch = (*r)->ReadRowGroup(0, {});
+    ASSERT_TRUE(batch.ok());
+    ASSERT_EQ(batch->num_rows, kRows);
+    const ColumnValues& a = batch->columns[0].values;
+    const ColumnValues& bv = batch->columns[1].values;
+    int64_t k = 0;
+    int64_t min_a = INT64_MAX, max_a = INT64_MIN;
+    for (int i = 0; i < kRows; ++i) {
+      EXPECT_EQ(bv.value<int64_t>(i), (int64_t{i} - 2500) * 1000);
+      if (i % 9 == 0) continue;
+      const int64_t want = int64_t{i % 3} * 86'400'000'000 + int64_t{i} * 1'000'001 / 1000;
+      EXPECT_EQ(a.value<int64_t>(k++), want) << i;
+      min_a = std::min(min_a, want);
+      max_a = std::max(max_a, want);
+    }
+    // Statistics are of the microseconds written.
+    const ColumnMetaData& md = *res->footer.row_groups[0].columns[0].meta_data;
+    ASSERT_TRUE(md.statistics && md.statistics->min_value && md.statistics->max_value);
+    int64_t smin, smax;
+    std::memcpy(&smin, md.statistics->min_value->data(), 8);
+    std::memcpy(&smax, md.statistics->max_value->data(), 8);
+    EXPECT_EQ(smin, min_a);
+    EXPECT_EQ(smax, max_a);
+    EXPECT_EQ(md.statistics->null_count.value_or(-1), (kRows + 8) / 9);
+    ASSERT_TRUE(fs->Delete("out.parquet").ok());
+  }
 }
 
 // RewriteFiles with an output schema: a parquet-mr-shaped input (converted types only,

@@ -199,6 +199,7 @@ class Rewriter {
     RowBatch batch;
     std::vector<bool> keep;      // the current batch's slice of a row filter mask
     ColumnData page;             // a copied page's decoded content
+    Buffer scratch;              // converted values (ConvertLeafValues)
   };
 
   // FileWriter's open column as a ColumnSink (the one-thread path streams to the file).
@@ -503,8 +504,11 @@ class Rewriter {
   // codec is the output's, and the chunk's encoding stats (when present) list PLAIN
   // data pages of a kind that can be copied (v2 only for repeated columns).
   bool MayCopyPages(const Part& p, int c, FileReader* reader) const {
-    // Remapped levels would need the page's level runs rewritten.
-    if (!options_.copy_plain_pages || !Map(p, c).def_map.empty()) return false;
+    // Remapped levels would need the page's level runs rewritten; converted values, the
+    // page re-encoded.
+    if (!options_.copy_plain_pages || !Map(p, c).def_map.empty() || Map(p, c).conversion != ValueConversion::kNone) {
+      return false;
+    }
     const ColumnMetaData& md = *reader->metadata().row_groups[p.rg].columns[FileLeaf(p, c)].meta_data;
     if (md.codec != options_.writer.codec) return false;
     if (md.encoding_stats.empty()) return true;
@@ -602,6 +606,7 @@ class Rewriter {
     ColumnData& col = batch.columns[0];
     col.leaf_index = -1;  // the input's leaf number, not the output's
     RemapDefLevels(Map(p, c), col.num_levels, &col.def_levels);
+    ConvertLeafValues(Map(p, c), &col.values, &w->scratch);
     return w->sink->WriteColumn(col, batch.num_rows)
         .WithContextF("{}: row group {}", inputs_[p.input], p.rg);
   }
@@ -673,7 +678,10 @@ Result<ColumnMap> InputMap(const Schema& in, const Schema& out, const RewriteOpt
                                              : static_cast<int>(l.def_map.size()) == d.max_def + 1 &&
                                                    std::all_of(l.def_map.begin(), l.def_map.end(),
                                                                [&](int16_t v) { return v >= 0 && v <= o.max_def; });
-    if (d.physical_type != o.physical_type || d.type_length != o.type_length || d.max_rep != o.max_rep || !levels_ok) {
+    const bool type_ok = l.conversion == ValueConversion::kNone
+                             ? d.physical_type == o.physical_type && d.type_length == o.type_length
+                             : ConversionFits(l.conversion, d.physical_type, o.physical_type);
+    if (!type_ok || d.max_rep != o.max_rep || !levels_ok) {
       return Status::InvalidArgument("{}: column map: column '{}' cannot be read as output column '{}'", path,
                                      d.dotted_path, o.dotted_path);
     }

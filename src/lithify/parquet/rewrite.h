@@ -53,11 +53,13 @@
 // Output schema (output_schema set): the output carries that schema (e.g. the table's,
 // with its names, annotations and field ids) and each input is read through its
 // ColumnMap (column_map.h: output leaf -> input leaf, definition levels remapped where a
-// required input field is optional in the output). Values are never converted: only
-// inputs whose leaves MapColumns accepts can be given. Statistics are computed from the
-// values written with the output's annotations. An input whose schema is not the output
-// schema itself (ColumnMap::same_schema) is never row-group copied (its chunks' paths and
-// statistics are its own), pages are copied only for leaves with the same levels, and
+// required input field is optional in the output, values converted where the map says
+// so: LeafMap::conversion, e.g. INT96 timestamps to INT64 microseconds, exactly as the
+// logical reader converts them). Only inputs whose leaves MapColumns accepts can be
+// given. Statistics are computed from the values written with the output's annotations.
+// An input whose schema is not the output schema itself (ColumnMap::same_schema) is
+// never row-group copied (its chunks' paths and statistics are its own), pages are
+// copied only for leaves with the same levels and no conversion, and
 // the inputs' key-value metadata (ARROW:schema, Spark's schema) is kept only when every
 // input has the output schema.
 //
