@@ -112,7 +112,43 @@ RangeBounds RangeBounds::FromSample(std::vector<std::string> sample, int num_ids
   return RangeBounds(std::move(bounds));
 }
 
+namespace {
+
+// `b` (at most 8 bytes) as the big-endian word of its bytes followed by zeros.
+uint64_t BigEndianWord(std::string_view b) {
+  uint8_t bytes[8] = {};
+  std::memcpy(bytes, b.data(), b.size());
+  uint64_t w = 0;
+  for (uint8_t x : bytes) w = (w << 8) | x;
+  return w;
+}
+
+}  // namespace
+
+RangeBounds::RangeBounds(std::vector<std::string> bounds) : bounds_(std::move(bounds)) {
+  if (bounds_.empty() || bounds_[0].size() > 8) return;
+  const size_t len = bounds_[0].size();
+  if (!std::all_of(bounds_.begin(), bounds_.end(), [&](const std::string& b) { return b.size() == len; })) return;
+  words_.reserve(bounds_.size());
+  for (const std::string& b : bounds_) words_.push_back(BigEndianWord(b));
+  word_len_ = len;
+}
+
 int32_t RangeBounds::Id(std::string_view encoded) const {
+  if (word_len_ != 0 && encoded.size() == word_len_) {
+    // Branch-free lower bound: the bounds a value falls between are unpredictable, so a
+    // compare-and-move per halving beats a mispredicted branch. Invariant: every word
+    // before lo is below w, and the answer is in [lo, lo + len].
+    const uint64_t w = BigEndianWord(encoded);
+    const size_t n = words_.size();
+    size_t lo = 0;
+    for (size_t len = n; len > 1;) {
+      const size_t half = len / 2;
+      lo = words_[lo + half - 1] < w ? lo + half : lo;
+      len -= half;
+    }
+    return static_cast<int32_t>(lo + (n > 0 && words_[lo] < w ? 1 : 0));
+  }
   auto it = std::lower_bound(bounds_.begin(), bounds_.end(), encoded,
                              [](const std::string& b, std::string_view v) { return std::string_view(b) < v; });
   return static_cast<int32_t>(it - bounds_.begin());

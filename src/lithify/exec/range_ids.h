@@ -50,7 +50,7 @@ void AppendSortableValue(const parquet::ColumnValues& values, int64_t i, std::st
 class RangeBounds {
  public:
   RangeBounds() = default;
-  explicit RangeBounds(std::vector<std::string> bounds) : bounds_(std::move(bounds)) {}
+  explicit RangeBounds(std::vector<std::string> bounds);
   // Spark's RangePartitioner.determineBounds with equal weights over a sample (any order;
   // sorted here): at most num_ids - 1 strictly increasing bounds.
   static RangeBounds FromSample(std::vector<std::string> sample, int num_ids);
@@ -60,6 +60,12 @@ class RangeBounds {
 
  private:
   std::vector<std::string> bounds_;
+  // The bounds as big-endian words when they all have the same length of at most 8
+  // bytes (every fixed-width type's encoding): unsigned order of such words is memcmp
+  // order, so Id searches integers for values of that length (clustering keys every row
+  // of a bin twice; the string search was a tenth of its CPU). word_len_ 0: no words.
+  std::vector<uint64_t> words_;
+  size_t word_len_ = 0;
 };
 
 // Default reservoir size: Spark's sampleSizePerPartition (100) times 1000 partitions.

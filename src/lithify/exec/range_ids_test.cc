@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "lithify/parquet/row_builder.h"
 #include "lithify/parquet/schema_builder.h"
@@ -134,6 +137,45 @@ TEST(RangeIdsTest, RepeatedColumnsAreRefused) {
   Status st = sampler.Add(batch);
   EXPECT_TRUE(st.IsInvalidArgument());
   EXPECT_NE(st.message().find("'l"), std::string::npos) << st.ToString();
+}
+
+}  // namespace
+}  // namespace lithify::exec
+
+namespace lithify::exec {
+namespace {
+
+// Id counts the bounds strictly below a value in memcmp order, whether the bounds are
+// searched as big-endian words (all of one length <= 8) or as strings (any other
+// bounds, and values of another length): random bytes of lengths 0..9 against both.
+TEST(RangeIdsTest, IdIsTheCountOfSmallerBoundsForEveryWidth) {
+  uint64_t state = 7;
+  auto next = [&]() {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint8_t>(state >> 56);
+  };
+  auto random_bytes = [&](size_t n) {
+    std::string s(n, '\0');
+    // Few distinct bytes, so equal prefixes and equal values are common.
+    for (char& c : s) c = static_cast<char>(next() % 4 == 0 ? 0xff : next() % 3);
+    return s;
+  };
+  for (size_t len : {1u, 4u, 8u, 9u}) {
+    for (bool mixed : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "len " << len << (mixed ? " mixed" : ""));
+      std::vector<std::string> bounds;
+      for (int i = 0; i < 40; ++i) bounds.push_back(random_bytes(mixed && i % 5 == 0 ? len + 1 : len));
+      std::sort(bounds.begin(), bounds.end());
+      bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+      const RangeBounds rb(bounds);
+      for (int k = 0; k < 2000; ++k) {
+        const std::string v = random_bytes(k % 7 == 0 ? static_cast<size_t>(next() % 10) : len);
+        const auto want = static_cast<int32_t>(
+            std::count_if(bounds.begin(), bounds.end(), [&](const std::string& b) { return b < v; }));
+        ASSERT_EQ(rb.Id(v), want);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -175,8 +175,37 @@ std::shared_ptr<const HilbertCurve::Tables> TablesFor(int n) {
 
 }  // namespace
 
+namespace {
+
+// The bits of x at the even positions of a 64-bit word (bit i -> bit 2i).
+uint64_t SpreadBits(uint32_t x) {
+  uint64_t v = x;
+  v = (v | v << 16) & 0x0000FFFF0000FFFFull;
+  v = (v | v << 8) & 0x00FF00FF00FF00FFull;
+  v = (v | v << 4) & 0x0F0F0F0F0F0F0F0Full;
+  v = (v | v << 2) & 0x3333333333333333ull;
+  v = (v | v << 1) & 0x5555555555555555ull;
+  return v;
+}
+
+void AppendBigEndian64(uint64_t v, std::string* out) {
+  char b[8];
+  for (int i = 7; i >= 0; --i, v >>= 8) b[i] = static_cast<char>(v & 0xff);
+  out->append(b, 8);
+}
+
+}  // namespace
+
 void AppendInterleavedBits(std::span<const int32_t> range_ids, std::string* out) {
   const size_t n = range_ids.size();
+  // Two columns (the common Z-order) by word arithmetic: the same bits as the loop below,
+  // without 64 single-bit steps per row (clustering keys every row twice).
+  if (n == 2) {
+    AppendBigEndian64(SpreadBits(static_cast<uint32_t>(range_ids[0])) << 1 |
+                          SpreadBits(static_cast<uint32_t>(range_ids[1])),
+                      out);
+    return;
+  }
   const size_t start = out->size();
   out->append(4 * n, '\0');
   char* bytes = out->data() + start;

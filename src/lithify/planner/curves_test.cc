@@ -51,6 +51,32 @@ TEST(InterleaveBitsTest, HandComputedVectors) {
   EXPECT_EQ(InterleaveBits(std::vector<int32_t>{}), "");
 }
 
+// Every column count (two has a word-arithmetic path of its own) gives Delta's
+// interleave_bits: bit b of column c lands at output bit (31 - b) * n + c, MSB first.
+TEST(InterleaveBitsTest, EqualsTheBitByBitDefinitionForRandomIds) {
+  uint64_t state = 11;
+  auto next = [&]() {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int32_t>(state >> 32);
+  };
+  for (size_t n = 1; n <= 4; ++n) {
+    for (int k = 0; k < 500; ++k) {
+      std::vector<int32_t> ids(n);
+      for (int32_t& id : ids) id = k % 3 == 0 ? next() : next() & 1023;
+      std::string want(4 * n, '\0');
+      for (int b = 31; b >= 0; --b) {
+        for (size_t c = 0; c < n; ++c) {
+          const size_t pos = static_cast<size_t>(31 - b) * n + c;
+          if ((static_cast<uint32_t>(ids[c]) >> b) & 1u) want[pos / 8] = static_cast<char>(want[pos / 8] | (0x80 >> (pos % 8)));
+        }
+      }
+      std::string got = "x";
+      AppendInterleavedBits(ids, &got);
+      ASSERT_EQ(got, "x" + want) << "n " << n << " k " << k;
+    }
+  }
+}
+
 TEST(InterleaveBitsTest, NullInterleavesAsZero) {
   const std::vector<std::optional<int32_t>> with_null = {std::nullopt, 5};
   EXPECT_EQ(InterleaveBits(with_null), InterleaveBits(std::vector<int32_t>{0, 5}));
