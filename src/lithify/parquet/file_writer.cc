@@ -246,7 +246,7 @@ class FileWriterImpl;
 struct ColumnBufferImpl final : ColumnBuffer {
   // `spare`: an emptied buffer of an earlier chunk, so that its pages are not faulted in
   // anew for every chunk.
-  ColumnBufferImpl(const FileWriterImpl* o, LeafChunk c, Buffer spare) : owner(o), chunk(c) {
+  ColumnBufferImpl(const FileWriterImpl* o, int64_t rg, LeafChunk c, Buffer spare) : owner(o), serial(rg), chunk(c) {
     bytes.data = std::move(spare);
     chunk.writer->BeginStreamingChunk(&bytes);
   }
@@ -280,6 +280,7 @@ struct ColumnBufferImpl final : ColumnBuffer {
   }
 
   const FileWriterImpl* owner;
+  int64_t serial;  // the owner's column-at-a-time row group the chunk belongs to
   LeafChunk chunk;
   MemoryStream bytes;
   ColumnChunk result;  // offsets from the buffer's start
@@ -297,6 +298,7 @@ class FileWriterImpl final : public FileWriter {
       columns_.push_back(std::make_unique<ColumnChunkWriter>(schema_.leaf(i), options_));
     }
     last_chunk_bytes_.assign(columns_.size(), 0);
+    next_buffered_.assign(columns_.size(), false);
   }
 
   ~FileWriterImpl() override {
@@ -349,27 +351,36 @@ class FileWriterImpl final : public FileWriter {
 
   Status BeginRowGroup(int64_t num_rows) override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
-    LITHIFY_RETURN_NOT_OK(CheckNoColumnRowGroup());
+    if (col_rg_) return Status::InvalidArgument("a column-at-a-time row group is open (EndRowGroup first)");
     if (num_rows <= 0) {
       return Fail(Status::InvalidArgument("a row group needs a positive row count, got {}",
                                           num_rows));
     }
-    LITHIFY_RETURN_NOT_OK(FlushRowGroup());
+    if (next_rows_ > 0 && num_rows != next_rows_) {
+      return Fail(Status::InvalidArgument("BeginRowGroup({}): its column buffers were begun for {} rows", num_rows,
+                                          next_rows_));
+    }
+    // With buffers of this row group out, WriteBatch was refused since the last one began:
+    // no rows wait for a row group of their own.
+    if (next_rows_ == 0) LITHIFY_RETURN_NOT_OK(FlushRowGroup());
     col_rg_.emplace();
     col_rg_->num_rows = num_rows;
     col_rg_->columns.resize(columns_.size());
     next_leaf_ = 0;
     open_leaf_ = -1;
-    buffered_.assign(columns_.size(), false);
+    ++rg_serial_;
+    buffered_ = next_rows_ > 0 ? std::move(next_buffered_) : std::vector<bool>(columns_.size(), false);
+    next_buffered_.assign(columns_.size(), false);
+    next_rows_ = 0;
     return Status::OK();
   }
 
   Status BeginColumn(int leaf) override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
     if (!col_rg_) return Fail(Status::InvalidArgument("BeginColumn outside BeginRowGroup"));
-    if (open_leaf_ >= 0 || leaf != next_leaf_) {
+    if (open_leaf_ >= 0 || leaf != next_leaf_ || buffered_[static_cast<size_t>(leaf)]) {
       return Fail(Status::InvalidArgument(
-          "BeginColumn({}): expected leaf {} ({}) with no column open", leaf, next_leaf_,
+          "BeginColumn({}): expected leaf {} ({}) with no column open and no buffer of it out", leaf, next_leaf_,
           next_leaf_ < schema_.num_leaves() ? schema_.leaf(next_leaf_).dotted_path
                                             : std::string("all leaves written")));
     }
@@ -416,8 +427,35 @@ class FileWriterImpl final : public FileWriter {
                                           next_leaf_, open_leaf_ >= 0 ? ", a column is open" : ""));
     }
     buffered_[static_cast<size_t>(leaf)] = true;
-    return std::unique_ptr<ColumnBuffer>(std::make_unique<ColumnBufferImpl>(
-        this, LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), col_rg_->num_rows), TakeSpare(leaf, size_hint)));
+    return NewBuffer(rg_serial_, leaf, col_rg_->num_rows, size_hint);
+  }
+
+  Result<std::unique_ptr<ColumnBuffer>> BeginNextRowGroupBuffer(int leaf, int64_t num_rows,
+                                                                size_t size_hint) override {
+    LITHIFY_RETURN_NOT_OK(CheckOpen());
+    if (!col_rg_) return Fail(Status::InvalidArgument("BeginNextRowGroupBuffer outside BeginRowGroup"));
+    if (num_rows <= 0 || (next_rows_ > 0 && num_rows != next_rows_)) {
+      return Fail(Status::InvalidArgument(
+          "BeginNextRowGroupBuffer({}, {}): the next row group's buffers are for {} rows", leaf, num_rows, next_rows_));
+    }
+    // The leaf's column writer carries its state (dictionary, statistics) over from the
+    // open row group's chunk, which must therefore be in the file already.
+    if (open_leaf_ >= 0 || leaf < 0 || leaf >= next_leaf_ || next_buffered_[static_cast<size_t>(leaf)]) {
+      return Fail(Status::InvalidArgument(
+          "BeginNextRowGroupBuffer({}): not a leaf written in the open row group and free (next is {}{})", leaf,
+          next_leaf_, open_leaf_ >= 0 ? ", a column is open" : ""));
+    }
+    next_rows_ = num_rows;
+    next_buffered_[static_cast<size_t>(leaf)] = true;
+    return NewBuffer(rg_serial_ + 1, leaf, num_rows, size_hint);
+  }
+
+  // A buffer for leaf `leaf`'s chunk of `num_rows` rows in column-at-a-time row group
+  // `serial`.
+  std::unique_ptr<ColumnBuffer> NewBuffer(int64_t serial, int leaf, int64_t num_rows, size_t size_hint) {
+    return std::make_unique<ColumnBufferImpl>(this, serial,
+                                              LeafChunk(schema_.leaf(leaf), leaf, columns_[leaf].get(), num_rows),
+                                              TakeSpare(leaf, size_hint));
   }
 
   // The memory for leaf `leaf`'s next buffer, sized for the chunk it is expected to hold
@@ -451,8 +489,8 @@ class FileWriterImpl final : public FileWriter {
   Status AppendColumnBuffer(std::unique_ptr<ColumnBuffer> buffer) override {
     LITHIFY_RETURN_NOT_OK(CheckOpen());
     auto* b = dynamic_cast<ColumnBufferImpl*>(buffer.get());
-    if (b == nullptr || b->owner != this || !col_rg_) {
-      return Fail(Status::InvalidArgument("AppendColumnBuffer: not a buffer of this writer's row group"));
+    if (b == nullptr || b->owner != this || !col_rg_ || b->serial != rg_serial_) {
+      return Fail(Status::InvalidArgument("AppendColumnBuffer: not a buffer of this writer's open row group"));
     }
     if (b->chunk.leaf != next_leaf_ || open_leaf_ >= 0) {
       return Fail(Status::InvalidArgument("AppendColumnBuffer: leaf {} is not the next leaf ({})", b->chunk.leaf,
@@ -561,9 +599,14 @@ class FileWriterImpl final : public FileWriter {
  private:
   enum class State { kOpen, kClosed, kAbandoned };
 
+  // Nothing of column-at-a-time writing is under way: no row group open, no buffer of
+  // the next one out (their leaves' column writers hold open chunks).
   Status CheckNoColumnRowGroup() const {
     if (col_rg_) {
       return Status::InvalidArgument("a column-at-a-time row group is open (EndRowGroup first)");
+    }
+    if (next_rows_ > 0) {
+      return Status::InvalidArgument("column buffers of the next row group are out (BeginRowGroup first)");
     }
     return Status::OK();
   }
@@ -667,7 +710,12 @@ class FileWriterImpl final : public FileWriter {
   int next_leaf_ = 0;
   int open_leaf_ = -1;
   LeafChunk open_;             // the open column's (open_leaf_ >= 0)
+  int64_t rg_serial_ = 0;       // column-at-a-time row groups begun (the open one's number)
   std::vector<bool> buffered_;  // by leaf: a ColumnBuffer was begun in this row group
+  // Buffers begun for the next row group (BeginNextRowGroupBuffer): its row count (0:
+  // none) and, by leaf, whether one was.
+  int64_t next_rows_ = 0;
+  std::vector<bool> next_buffered_;
   std::vector<Buffer> spare_buffers_;  // appended buffers' memory, emptied, for the next ones
   std::vector<size_t> last_chunk_bytes_;  // by leaf: its chunk's size in the last buffered row group
   int64_t final_size_ = 0;  // set by Close

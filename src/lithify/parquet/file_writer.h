@@ -31,7 +31,11 @@
 // buffers, and is appended afterwards, in leaf order. Its bytes and footer metadata are
 // exactly what BeginColumn/WriteColumn/EndColumn would have written (the leaf's own
 // column writer encodes it, with its state carried from the previous row group; only
-// the offsets move to where the chunk lands). Memory: the chunk's compressed pages and
+// the offsets move to where the chunk lands). A leaf's chunk of the NEXT row group may
+// be begun as soon as its chunk of the open one is appended (BeginNextRowGroupBuffer:
+// the next row group's row count given up front), so that encoding need not wait for
+// the open row group's slowest leaf; it is appended after that row group's
+// BeginRowGroup. Memory: the chunk's compressed pages and
 // its dictionary, held from BeginColumnBuffer until AppendColumnBuffer; an appended
 // buffer's memory is kept (emptied) for the next one until Close, so at most as many
 // buffers as were ever out at once stay allocated.
@@ -91,8 +95,8 @@ class ColumnSink {
                                    int64_t num_rows) = 0;
 };
 
-// One leaf's chunk of the current column-at-a-time row group, encoded into memory (see
-// the header comment). Used by one thread at a time; buffers of distinct leaves may be
+// One leaf's chunk of the open column-at-a-time row group, or of the next one, encoded
+// into memory (see the header comment). Used by one thread at a time; buffers of distinct leaves may be
 // used concurrently, with nothing else of their FileWriter. The first error is sticky.
 class ColumnBuffer : public ColumnSink {
  public:
@@ -123,9 +127,11 @@ class FileWriter {
 
   // Starts a row group of `num_rows` (> 0) rows written column by column. Rows given to
   // WriteBatch and not yet in a row group are flushed into their own row group first.
+  // Buffers begun for it by BeginNextRowGroupBuffer become its buffers: InvalidArgument
+  // unless `num_rows` is the row count they were begun for.
   virtual Status BeginRowGroup(int64_t num_rows) = 0;
   // Starts leaf `leaf`'s chunk. Precondition (InvalidArgument): leaf is the next leaf
-  // in schema order and no column is open.
+  // in schema order, no column is open and no buffer of the leaf is out.
   virtual Status BeginColumn(int leaf) = 0;
   // Appends all `num_rows` rows of `col` (levels form, validated like a WriteBatch
   // column; col.leaf_index must be -1 or the open leaf) to the open column.
@@ -152,14 +158,27 @@ class FileWriter {
   // Column buffers (see the header comment). BeginColumnBuffer: precondition
   // (InvalidArgument) a column-at-a-time row group is open, no column is open
   // (BeginColumn), `leaf` is not yet written and has no buffer outstanding. The buffer
-  // borrows this writer, which must outlive it and is not to be used otherwise (but by
-  // other buffers and BeginColumnBuffer) until the buffer is appended or destroyed.
+  // borrows this writer, which must outlive it and, until the buffer is appended or
+  // destroyed, is used on one thread through nothing but other buffers,
+  // BeginColumnBuffer, BeginNextRowGroupBuffer, AppendColumnBuffer, EndRowGroup and
+  // BeginRowGroup (these touch no column writer of a buffer that is out).
   // `size_hint`: the chunk's expected size in bytes (0: unknown), which its memory is
   // reserved to up front; a wrong hint costs memory or a regrowth, never correctness.
   virtual Result<std::unique_ptr<ColumnBuffer>> BeginColumnBuffer(int leaf, size_t size_hint = 0) = 0;
+  // A buffer for leaf `leaf`'s chunk of the row group after the open one, which will
+  // have `num_rows` rows (see the header comment); otherwise as BeginColumnBuffer.
+  // Precondition (InvalidArgument): a column-at-a-time row group is open, no column is
+  // open, leaf `leaf` of the open row group is written (appended or streamed: its
+  // column writer is free), the leaf has no buffer of the next row group out, and
+  // `num_rows` (> 0) is the row count every buffer of the next row group was begun for.
+  // Until the next BeginRowGroup, WriteBatch, FlushRowGroup, AppendRowGroupCopy and Close
+  // are InvalidArgument.
+  virtual Result<std::unique_ptr<ColumnBuffer>> BeginNextRowGroupBuffer(int leaf, int64_t num_rows,
+                                                                        size_t size_hint = 0) = 0;
   // Appends a finished buffer of this writer as the next leaf's chunk: precondition
-  // (InvalidArgument) its leaf is the next leaf in schema order and Finish() returned
-  // OK; a buffer's error is returned (and sticky here too).
+  // (InvalidArgument) it belongs to the open row group (a buffer of the next one only
+  // after its BeginRowGroup), its leaf is the next leaf in schema order and Finish()
+  // returned OK; a buffer's error is returned (and sticky here too).
   virtual Status AppendColumnBuffer(std::unique_ptr<ColumnBuffer> buffer) = 0;
 
   // Appends `row_group` (the footer metadata of a row group of `source`) as a row group

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -84,7 +85,7 @@ struct Group {
   std::vector<Part> parts;
   bool copy = false;  // one part, copied without decoding unless the filter drops rows
   // By output leaf: the compressed bytes its inputs hold for this group (in proportion to
-  // rows for slices), the size a column buffer is reserved to (see WriteLeavesParallel).
+  // rows for slices), the size a column buffer is reserved to (see Launch).
   std::vector<int64_t> leaf_bytes;
 };
 
@@ -131,58 +132,43 @@ constexpr int64_t kMinCopyPageFraction = 2;
 
 // Writes the planned groups. Separate from RewriteFiles so that every early return
 // leaves `writer` to be abandoned by the caller.
+//
+// On several threads the groups form one pipeline (see WriteGroup): the leaves of two
+// consecutive groups may be in flight at once, and a group is ended, and reported done,
+// when its last leaf is appended, which may be during a later WriteGroup call.
 class Rewriter {
  public:
   // `held`: readers kept open from planning, by input (null where none); each is closed
-  // after the group `last_group[input]` (ReleaseAfter).
+  // once the group `last_group[input]` is done (ReleaseAfter). `progress`: the
+  // rewrite's, updated and reported (options.progress) as leaves and groups are done.
   Rewriter(io::FileSystem* fs, const std::vector<std::string>& inputs, const std::vector<ColumnMap>& maps,
            const RewriteOptions& options, FileWriter* writer, std::vector<std::unique_ptr<FileReader>> held,
-           std::vector<int> last_group)
+           std::vector<int> last_group, RewriteProgress* progress)
       : fs_(fs), inputs_(inputs), maps_(maps), options_(options), writer_(writer), held_(std::move(held)),
-        last_group_(std::move(last_group)) {}
+        last_group_(std::move(last_group)), progress_(progress) {}
 
-  // Closes the held readers no group after `g` needs.
-  void ReleaseAfter(int g) {
-    for (size_t i = 0; i < held_.size(); ++i) {
-      if (held_[i] && last_group_[i] <= g) held_[i].reset();
-    }
+  // A failed rewrite returns with column tasks in flight: they are waited for before
+  // anything they use goes.
+  ~Rewriter() { CancelInFlight(); }
+
+  // Writes group `index` of the plan; groups are given in plan order, each once, and
+  // `g` outlives the Rewriter. On the parallel path its leaves are launched and the
+  // call returns while some still run: they are appended by later calls (and Finish).
+  // A group written on this thread (one thread for its leaves, a row group copy, or
+  // every row filtered out) first waits for and appends everything in flight. On error
+  // every task has been waited for and the writer is to be abandoned.
+  Status WriteGroup(int index, const Group& g) {
+    Status st = StartGroup(index, g);
+    if (!st.ok()) CancelInFlight();
+    return st;
   }
 
-  Status WriteGroup(const Group& g, RewriteProgress* progress, int64_t* rows_written) {
-    // Masks first: the row group's row count must be known before its first column.
-    Masks masks(g.parts.size());
-    int64_t rows = 0;
-    for (size_t k = 0; k < g.parts.size(); ++k) {
-      const Part& p = g.parts[k];
-      if (!options_.row_filter) {
-        rows += p.num_rows;
-        continue;
-      }
-      LITHIFY_ASSIGN_OR_RETURN_CTX(std::vector<bool> keep,
-                                   options_.row_filter(p.input, p.first_row, p.num_rows),
-                                   "{}: row group {}: row filter", inputs_[p.input], p.rg);
-      if (static_cast<int64_t>(keep.size()) != p.num_rows) {
-        return Status::InvalidArgument("{}: row group {}: the row filter returned {} flags for {} rows",
-                                       inputs_[p.input], p.rg, keep.size(), p.num_rows);
-      }
-      int64_t kept = std::count(keep.begin(), keep.end(), true);
-      rows += kept;
-      if (kept != p.num_rows) masks[k] = std::move(keep);
-    }
-    if (rows == 0) return Status::OK();
-    if (g.copy && !masks[0]) return CopyGroup(g.parts[0], rows_written);
-
-    LITHIFY_ASSIGN_OR_RETURN(std::vector<FileReader*> readers, GroupReaders(g, masks));
-    LITHIFY_RETURN_NOT_OK(writer_->BeginRowGroup(rows));
-    progress->columns_done = 0;
-    const int threads = ColumnThreads(g);
-    LITHIFY_RETURN_NOT_OK(threads > 1 ? WriteLeavesParallel(g, masks, readers, threads, progress)
-                                      : WriteLeavesInOrder(g, masks, readers, progress));
-    LITHIFY_RETURN_NOT_OK(writer_->EndRowGroup());
-    // Readers are kept per output row group only: the next group mostly reads other files.
-    open_.clear();
-    *rows_written += rows;
-    return Status::OK();
+  // Appends the leaves still in flight (and ends their row groups). Call after the last
+  // WriteGroup.
+  Status Finish() {
+    Status st = Drain();
+    if (!st.ok()) CancelInFlight();
+    return st;
   }
 
   int64_t row_groups_copied() const { return copied_; }
@@ -202,6 +188,26 @@ class Rewriter {
     Buffer scratch;              // converted values (ConvertLeafValues)
   };
 
+  // A group on the parallel path, from its first leaf's launch until its row group is
+  // ended. Its leaves in flight share it, so what they read lives as long as the last
+  // of them: masks, readers, and the inputs opened for it.
+  struct GroupRun {
+    int index = 0;  // in the plan
+    const Group* g = nullptr;
+    Masks masks;
+    std::vector<FileReader*> readers;                 // by part (GroupReaders)
+    std::map<int, std::unique_ptr<FileReader>> open;  // the inputs opened for the group (open_)
+    int64_t rows = 0;                                 // of its row group
+  };
+
+  // One leaf in flight: encoding, or done and waiting for an earlier leaf's append.
+  struct InFlight {
+    std::shared_ptr<GroupRun> run;
+    int leaf = 0;
+    std::unique_ptr<ColumnBuffer> buffer;
+    std::unique_ptr<TaskGroup> task;  // destroyed first: waits for the task using `buffer` and `run`
+  };
+
   // FileWriter's open column as a ColumnSink (the one-thread path streams to the file).
   class StreamedColumn final : public ColumnSink {
    public:
@@ -217,8 +223,101 @@ class Rewriter {
     FileWriter* w_;
   };
 
+  // The failures of the column tasks: the rewrite returns the first in (group, leaf)
+  // order, the error the one-thread path would have met first. Leaves are numbered in
+  // launch order, which is that order; once one failed, tasks of later leaves not yet
+  // started are skipped, those of earlier ones still run (one of them may fail first).
+  class LeafFailures {
+   public:
+    // Whether a leaf launched before the `seq`th failed.
+    bool Before(int64_t seq) const { return first_.load() < seq; }
+    void Add(int64_t seq, const Status& st) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (seq < first_.load()) {
+        status_ = st;
+        first_.store(seq);
+      }
+    }
+    Status First() {
+      std::lock_guard<std::mutex> lock(mu_);
+      return status_;
+    }
+
+   private:
+    std::atomic<int64_t> first_{std::numeric_limits<int64_t>::max()};
+    std::mutex mu_;
+    Status status_;
+  };
+
   static bool NoneKept(const std::optional<std::vector<bool>>& mask) {
     return mask && std::none_of(mask->begin(), mask->end(), [](bool b) { return b; });
+  }
+
+  // Closes the held readers no group after `g` needs.
+  void ReleaseAfter(int g) {
+    for (size_t i = 0; i < held_.size(); ++i) {
+      if (held_[i] && last_group_[i] <= g) held_[i].reset();
+    }
+  }
+
+  Status StartGroup(int index, const Group& g) {
+    // Masks first: the row group's row count must be known before its first column.
+    Masks masks(g.parts.size());
+    int64_t rows = 0;
+    LITHIFY_RETURN_NOT_OK(AfterInFlight(GroupMasks(g, &masks, &rows)));
+    const bool copy = g.copy && !masks[0];
+    const int threads = ColumnThreads(g);
+    if (rows > 0 && !copy && threads > 1) return StartLeaves(index, g, std::move(masks), rows, threads);
+    LITHIFY_RETURN_NOT_OK(Drain());
+    if (rows > 0) LITHIFY_RETURN_NOT_OK(copy ? CopyGroup(g.parts[0]) : WriteInOrder(g, masks, rows));
+    GroupDone(index, rows);
+    return Status::OK();
+  }
+
+  // The row filter's masks of the group's parts, and the rows they keep.
+  Status GroupMasks(const Group& g, Masks* masks, int64_t* rows) {
+    for (size_t k = 0; k < g.parts.size(); ++k) {
+      const Part& p = g.parts[k];
+      if (!options_.row_filter) {
+        *rows += p.num_rows;
+        continue;
+      }
+      LITHIFY_ASSIGN_OR_RETURN_CTX(std::vector<bool> keep,
+                                   options_.row_filter(p.input, p.first_row, p.num_rows),
+                                   "{}: row group {}: row filter", inputs_[p.input], p.rg);
+      if (static_cast<int64_t>(keep.size()) != p.num_rows) {
+        return Status::InvalidArgument("{}: row group {}: the row filter returned {} flags for {} rows",
+                                       inputs_[p.input], p.rg, keep.size(), p.num_rows);
+      }
+      int64_t kept = std::count(keep.begin(), keep.end(), true);
+      *rows += kept;
+      if (kept != p.num_rows) (*masks)[k] = std::move(keep);
+    }
+    return Status::OK();
+  }
+
+  // `st`, an error met while starting a group, unless a leaf in flight of an earlier
+  // group (or of this one, launched before) fails: the one-thread path would have met
+  // that first. Appends what is in flight to find out.
+  Status AfterInFlight(Status st) {
+    if (st.ok()) return st;
+    Status earlier = Drain();
+    return earlier.ok() ? st : earlier;
+  }
+
+  // Group `index` is in the file, or has no rows: its rows count, the held readers no
+  // later group needs are closed, and progress is reported (in plan order).
+  void GroupDone(int index, int64_t rows) {
+    progress_->rows_written += rows;
+    ReleaseAfter(index);
+    ++progress_->row_groups_done;
+    progress_->columns_done = 0;
+    if (options_.progress) options_.progress(*progress_);
+  }
+
+  void ColumnDone(int c) const {
+    progress_->columns_done = c + 1;
+    if (options_.progress) options_.progress(*progress_);
   }
 
   // How many of the group's column chunks are encoded at once: options_.threads, or
@@ -256,9 +355,19 @@ class Rewriter {
     return readers;
   }
 
+  // Whether GroupReaders would open another split row group for the group: that
+  // replaces slice_, whose streams leaves in flight may still read.
+  bool OpensSlice(const Group& g, const Masks& masks) const {
+    for (size_t k = 0; k < g.parts.size(); ++k) {
+      const Part& p = g.parts[k];
+      if (p.slice && !NoneKept(masks[k])) return slice_.input != p.input || slice_.rg != p.rg;
+    }
+    return false;
+  }
+
   // Writes leaf c of group g into w->sink, part after part. Touches only leaf c's state
   // (its slice stream, w), the shared readers through their thread-safe Open* calls, and
-  // pages_copied_: leaves of one group may run at once.
+  // pages_copied_: leaves of one group, and of consecutive groups, may run at once.
   Status WriteLeaf(const Group& g, const Masks& masks, const std::vector<FileReader*>& readers, int c,
                    LeafWork* w) {
     for (size_t k = 0; k < g.parts.size(); ++k) {
@@ -277,104 +386,147 @@ class Rewriter {
     return Status::OK();
   }
 
-  void ColumnDone(int c, RewriteProgress* progress) const {
-    progress->columns_done = c + 1;
-    if (options_.progress) options_.progress(*progress);
-  }
-
-  // The one-thread path: leaf after leaf, pages streamed to the output as they are cut.
-  Status WriteLeavesInOrder(const Group& g, const Masks& masks, const std::vector<FileReader*>& readers,
-                            RewriteProgress* progress) {
+  // The group as one row group written on this thread, leaf after leaf, pages streamed
+  // to the output as they are cut (the one-thread path).
+  Status WriteInOrder(const Group& g, const Masks& masks, int64_t rows) {
+    LITHIFY_ASSIGN_OR_RETURN(std::vector<FileReader*> readers, GroupReaders(g, masks));
+    LITHIFY_RETURN_NOT_OK(writer_->BeginRowGroup(rows));
     StreamedColumn sink(writer_);
     in_order_.sink = &sink;
     for (int c = 0; c < writer_->schema().num_leaves(); ++c) {
       LITHIFY_RETURN_NOT_OK(writer_->BeginColumn(c));
       LITHIFY_RETURN_NOT_OK(WriteLeaf(g, masks, readers, c, &in_order_));
       LITHIFY_RETURN_NOT_OK(writer_->EndColumn());
-      ColumnDone(c, progress);
+      ColumnDone(c);
     }
+    LITHIFY_RETURN_NOT_OK(writer_->EndRowGroup());
+    // Readers are kept per output row group only: the next group mostly reads other files.
+    open_.clear();
     return Status::OK();
   }
 
-  // The failures of a group's column tasks: the rewrite returns the lowest leaf's, the
-  // error the one-thread path would have met first; once one failed, leaves not yet
-  // started are skipped.
-  class LeafFailures {
-   public:
-    bool any() const { return any_.load(); }
-    void Add(int leaf, const Status& st) {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (leaf_ < 0 || leaf < leaf_) {
-        leaf_ = leaf;
-        status_ = st;
-      }
-      any_.store(true);
-    }
-    Status Lowest() {
-      std::lock_guard<std::mutex> lock(mu_);
-      return status_;
-    }
-
-   private:
-    std::atomic<bool> any_{false};
-    std::mutex mu_;
-    int leaf_ = -1;
-    Status status_;
-  };
-
-  // Leaves encoded as CPU-pool tasks into column buffers, appended in leaf order. A
-  // window of 2 x threads leaves is in flight (encoding, or done and waiting for an
-  // earlier leaf): a short leaf behind a long one does not idle a thread, and at most
-  // that many chunks are held in memory. Each leaf is a group of its own, so that the
-  // oldest can be waited for alone; its waiter (this thread) runs it when no pool
-  // thread has taken it, so a bin running on a pool thread never deadlocks here.
-  Status WriteLeavesParallel(const Group& g, const Masks& masks, const std::vector<FileReader*>& readers,
-                             int threads, RewriteProgress* progress) {
-    const int leaves = writer_->schema().num_leaves();
-    const size_t window = static_cast<size_t>(2 * threads);
+  // The parallel path: the group's leaves are launched as CPU-pool tasks, each encoding
+  // into a column buffer, appended in (group, leaf) order. A window of 2 x threads
+  // leaves is in flight (encoding, or done and waiting for an earlier leaf): a short
+  // leaf behind a long one does not idle a thread, and at most that many chunks are
+  // held in memory. The window spans group boundaries: leaf c of this group starts once
+  // leaf c of the group before is appended (its column writer carries the leaf's
+  // dictionary and statistics from row group to row group), not once that whole group
+  // is, so the group's last long leaf does not idle the other threads. Each leaf is a
+  // TaskGroup of its own, so that the oldest can be waited for alone; its waiter (this
+  // thread) runs it when no pool thread has taken it, so a bin running on a pool thread
+  // never deadlocks here.
+  Status StartLeaves(int index, const Group& g, Masks masks, int64_t rows, int threads) {
+    const auto window = static_cast<size_t>(2 * threads);
+    // Opening another split row group replaces streams that leaves in flight may read,
+    // and the LeafWork slots are numbered for one window size.
+    if (OpensSlice(g, masks) || window != window_) LITHIFY_RETURN_NOT_OK(Drain());
+    window_ = window;
     if (work_.size() < window) work_.resize(window);
-    LeafFailures failures;  // declared before the tasks using it, so it outlives them
-    struct InFlight {
-      std::unique_ptr<ColumnBuffer> buffer;
-      std::unique_ptr<TaskGroup> task;  // destroyed first: waits for the task using `buffer`
-    };
-    std::deque<InFlight> in_flight;
-    int appended = 0;
-    auto append_oldest = [&]() -> Status {
-      InFlight& f = in_flight.front();
-      if (Status st = f.task->Wait(); !st.ok()) {
-        in_flight.clear();  // waits for the others: the lowest failed leaf is then known
-        Status lowest = failures.Lowest();
-        return lowest.ok() ? st : lowest;  // not recorded: an exception, Internal
-      }
-      LITHIFY_RETURN_NOT_OK(writer_->AppendColumnBuffer(std::move(f.buffer)));
-      in_flight.pop_front();
-      ColumnDone(appended++, progress);
-      return Status::OK();
-    };
-    for (int c = 0; c < leaves; ++c) {
-      if (in_flight.size() == window) LITHIFY_RETURN_NOT_OK(append_oldest());
-      // Reserved to its inputs' compressed size: pages copied as stored fill it without
-      // regrowth (each regrowth copies the chunk so far into fresh, page-faulting memory).
-      const auto hint = static_cast<size_t>(c < static_cast<int>(g.leaf_bytes.size()) ? g.leaf_bytes[c] : 0);
-      LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<ColumnBuffer> buffer, writer_->BeginColumnBuffer(c, hint));
-      // The slot of leaf c - window, which is appended by now.
-      LeafWork* w = &work_[static_cast<size_t>(c) % window];
-      w->sink = buffer.get();
-      ColumnBuffer* out = buffer.get();
-      auto task = std::make_unique<TaskGroup>(CpuPool(), 1);
-      task->Run([this, &g, &masks, &readers, &failures, c, w, out]() -> Status {
-        if (failures.any()) return Status::Cancelled("column {}: an earlier column failed", c);
-        Status st = WriteLeaf(g, masks, readers, c, w);
-        if (st.ok()) st = out->Finish();
-        if (!st.ok()) failures.Add(c, st);
-        return st;
-      });
-      in_flight.push_back({std::move(buffer), std::move(task)});
+    auto run = std::make_shared<GroupRun>();
+    run->index = index;
+    run->g = &g;
+    run->masks = std::move(masks);
+    run->rows = rows;
+    Result<std::vector<FileReader*>> readers = GroupReaders(g, run->masks);
+    if (!readers.ok()) return AfterInFlight(readers.status());
+    run->readers = std::move(*readers);
+    // The group's inputs stay open until its last leaf is done, whatever later groups open.
+    run->open = std::move(open_);
+    open_.clear();
+    for (int c = 0; c < writer_->schema().num_leaves(); ++c) {
+      LITHIFY_RETURN_NOT_OK(MakeRoom(*run, c));
+      LITHIFY_RETURN_NOT_OK(AfterInFlight(Launch(run, c)));
     }
-    while (!in_flight.empty()) LITHIFY_RETURN_NOT_OK(append_oldest());
     return Status::OK();
   }
+
+  // Appends the oldest leaves in flight until leaf c of `run` may start: the window has
+  // room and leaf c of the group before, if any is in flight, is appended (its leaves
+  // in flight are the oldest, in leaf order).
+  Status MakeRoom(const GroupRun& run, int c) {
+    while (!in_flight_.empty() &&
+           (in_flight_.size() >= window_ || (in_flight_.front().run.get() != &run && in_flight_.front().leaf <= c))) {
+      LITHIFY_RETURN_NOT_OK(AppendOldest());
+    }
+    return Status::OK();
+  }
+
+  // Begins leaf c's buffer of `run` and starts its task.
+  Status Launch(std::shared_ptr<GroupRun> run, int c) {
+    // Reserved to its inputs' compressed size: pages copied as stored fill it without
+    // regrowth (each regrowth copies the chunk so far into fresh, page-faulting memory).
+    const std::vector<int64_t>& leaf_bytes = run->g->leaf_bytes;
+    const auto hint = static_cast<size_t>(c < static_cast<int>(leaf_bytes.size()) ? leaf_bytes[c] : 0);
+    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<ColumnBuffer> buffer, BeginBuffer(run, c, hint));
+    const int64_t seq = launched_++;
+    // The slot of the leaf launched a window before, which is appended by now: the
+    // leaves in flight are consecutive in launch order and at most a window.
+    LeafWork* w = &work_[static_cast<size_t>(seq) % window_];
+    w->sink = buffer.get();
+    ColumnBuffer* out = buffer.get();
+    const GroupRun* r = run.get();
+    auto task = std::make_unique<TaskGroup>(CpuPool(), 1);
+    task->Run([this, r, c, seq, w, out]() -> Status {
+      if (failures_.Before(seq)) return Status::Cancelled("column {}: an earlier column failed", c);
+      Status st = WriteLeaf(*r->g, r->masks, r->readers, c, w);
+      if (st.ok()) st = out->Finish();
+      if (!st.ok()) failures_.Add(seq, st);
+      return st;
+    });
+    in_flight_.push_back({std::move(run), c, std::move(buffer), std::move(task)});
+    return Status::OK();
+  }
+
+  // Leaf c's buffer of `run`: in its row group, begun now when none is open; or, while
+  // the group before is still open in the writer, for the next row group.
+  Result<std::unique_ptr<ColumnBuffer>> BeginBuffer(const std::shared_ptr<GroupRun>& run, int c, size_t hint) {
+    if (!open_run_) {
+      LITHIFY_RETURN_NOT_OK(writer_->BeginRowGroup(run->rows));
+      open_run_ = run;
+    }
+    if (open_run_ == run) return writer_->BeginColumnBuffer(c, hint);
+    return writer_->BeginNextRowGroupBuffer(c, run->rows, hint);
+  }
+
+  // Appends the oldest leaf in flight once its task is done; after its group's last
+  // leaf, ends the group (EndGroup).
+  Status AppendOldest() {
+    InFlight& f = in_flight_.front();
+    if (Status st = f.task->Wait(); !st.ok()) {
+      CancelInFlight();  // waits for the others: the first failure is then known
+      Status first = failures_.First();
+      return first.ok() ? st : first;  // not recorded: an exception, Internal
+    }
+    LITHIFY_RETURN_NOT_OK(writer_->AppendColumnBuffer(std::move(f.buffer)));
+    const int leaf = f.leaf;
+    in_flight_.pop_front();
+    ColumnDone(leaf);
+    return leaf + 1 == writer_->schema().num_leaves() ? EndGroup() : Status::OK();
+  }
+
+  // Ends the open row group, whose leaves are all appended, and reports its group done;
+  // then begins the next group's row group if leaves of it are in flight (their buffers
+  // were begun for it).
+  Status EndGroup() {
+    LITHIFY_RETURN_NOT_OK(writer_->EndRowGroup());
+    const std::shared_ptr<GroupRun> done = std::exchange(open_run_, nullptr);
+    GroupDone(done->index, done->rows);
+    if (!in_flight_.empty()) {
+      open_run_ = in_flight_.front().run;
+      LITHIFY_RETURN_NOT_OK(writer_->BeginRowGroup(open_run_->rows));
+    }
+    return Status::OK();
+  }
+
+  // Appends everything in flight.
+  Status Drain() {
+    while (!in_flight_.empty()) LITHIFY_RETURN_NOT_OK(AppendOldest());
+    return Status::OK();
+  }
+
+  // Waits for every task in flight and drops their buffers (after a failure).
+  void CancelInFlight() { in_flight_.clear(); }
 
   // The row group being split: its own reader and one page stream per leaf, kept open
   // from slice to slice (output row groups are written column by column, so each leaf
@@ -459,7 +611,7 @@ class Rewriter {
   }
 
   // Appends input row group p unchanged (its chunks' bytes).
-  Status CopyGroup(const Part& p, int64_t* rows_written) {
+  Status CopyGroup(const Part& p) {
     std::unique_ptr<FileReader> transient;
     LITHIFY_ASSIGN_OR_RETURN(FileReader * reader, CachedReader(p));
     if (reader == nullptr) {
@@ -470,18 +622,19 @@ class Rewriter {
     LITHIFY_RETURN_NOT_OK_CTX(writer_->AppendRowGroupCopy(file.get(), reader->metadata().row_groups[p.rg]),
                               "row group {}", p.rg);
     open_.clear();
-    *rows_written += p.num_rows;
     ++copied_;
     return Status::OK();
   }
 
-  // The reader of p.input, held or cached while fewer than max_open_inputs are open;
-  // null when that many are (each leaf then opens its own: OpenChecked).
+  // The reader of p.input, held or cached while fewer than max_open_inputs are open
+  // (counting those the group in flight before keeps open); null when that many are
+  // (each leaf then opens its own: OpenChecked).
   Result<FileReader*> CachedReader(const Part& p) {
     if (held_[p.input]) return held_[p.input].get();  // the plan's own reader: nothing to recheck
     auto it = open_.find(p.input);
     if (it != open_.end()) return it->second.get();
-    if (static_cast<int>(open_.size()) >= std::max(1, options_.max_open_inputs)) return nullptr;
+    const size_t earlier = open_run_ ? open_run_->open.size() : 0;
+    if (static_cast<int64_t>(open_.size() + earlier) >= std::max(1, options_.max_open_inputs)) return nullptr;
     LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<FileReader> r, OpenChecked(p));
     FileReader* raw = r.get();
     open_.emplace(p.input, std::move(r));
@@ -635,12 +788,19 @@ class Rewriter {
   FileWriter* writer_;
   std::vector<std::unique_ptr<FileReader>> held_;  // by input
   std::vector<int> last_group_;                    // by input
-  std::map<int, std::unique_ptr<FileReader>> open_;
+  RewriteProgress* progress_;
+  std::map<int, std::unique_ptr<FileReader>> open_;  // inputs opened for the group being started
   SliceCursor slice_;
   LeafWork in_order_;           // the one-thread path's, reused from leaf to leaf
   std::vector<LeafWork> work_;  // the parallel path's, one per slot of its window
   int64_t copied_ = 0;
   std::atomic<int64_t> pages_copied_{0};
+  // The parallel path's pipeline (StartLeaves).
+  size_t window_ = 0;                     // leaves in flight at most
+  int64_t launched_ = 0;                  // leaves launched so far (a leaf's number: LeafFailures)
+  LeafFailures failures_;                 // of every task launched
+  std::shared_ptr<GroupRun> open_run_;    // the group whose row group is open in the writer
+  std::deque<InFlight> in_flight_;        // oldest first; cleared before the members its tasks use go
 };
 
 // Leaf i read from leaf i, levels as they are (inputs that all have the output schema).
@@ -844,18 +1004,16 @@ Result<RewriteResult> RewriteInputs(io::FileSystem* fs, std::vector<RewriteInput
     }
   } guard{writer.get()};
 
-  Rewriter rewriter(fs, inputs, maps, options, writer.get(), std::move(held), std::move(last_group));
   RewriteProgress progress;
   progress.row_groups_total = static_cast<int>(groups.size());
   progress.columns_total = schema.num_leaves();
+  // Declared after the writer and `groups`: its destructor waits for the column tasks
+  // still in flight after a failure, before what they use goes.
+  Rewriter rewriter(fs, inputs, maps, options, writer.get(), std::move(held), std::move(last_group), &progress);
   for (size_t gi = 0; gi < groups.size(); ++gi) {
-    const Group& g = groups[gi];
-    LITHIFY_RETURN_NOT_OK(rewriter.WriteGroup(g, &progress, &progress.rows_written));
-    rewriter.ReleaseAfter(static_cast<int>(gi));
-    ++progress.row_groups_done;
-    progress.columns_done = 0;
-    if (options.progress) options.progress(progress);
+    LITHIFY_RETURN_NOT_OK(rewriter.WriteGroup(static_cast<int>(gi), groups[gi]));
   }
+  LITHIFY_RETURN_NOT_OK(rewriter.Finish());
   LITHIFY_ASSIGN_OR_RETURN_CTX(FileMetaData md, writer->Close(), "{}", output);
   guard.armed = false;
   result.rows = md.num_rows;

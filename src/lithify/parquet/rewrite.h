@@ -74,25 +74,38 @@
 // io::RandomAccessFile, RemoteFile included, takes concurrently); readers are opened
 // beforehand on the calling thread, or per leaf by the task past max_open_inputs.
 // A window of 2 x threads leaves is in flight at once (encoding, or done and waiting
-// for an earlier leaf). A row group holding slices of two split row groups is written
-// on one thread (their streams share one cursor). Nested use is safe: a rewrite
+// for an earlier leaf), and it spans output row groups: leaf c of a row group starts as
+// soon as leaf c of the row group before is appended (the leaf's column writer carries
+// its dictionary and statistics from one to the next; FileWriter::BeginNextRowGroupBuffer),
+// so a row group's last long leaf does not idle the other threads. Chunks are appended
+// strictly in file order: every leaf of a row group, its end, then the next one's.
+// A row group holding slices of two split row groups is written on one thread (their
+// streams share one cursor), as are copied row groups; these, row groups whose rows
+// are all filtered out and a row group that starts another split row group first wait
+// for everything in flight. Errors: the first failure in (row group, leaf) order is
+// returned, as on one thread; every task is waited for before the rewrite returns.
+// Nested use is safe: a rewrite
 // running as a CPU- or IO-pool task (an executor bin) waits for its leaves by running
 // the queued ones itself, so progress never depends on a free pool thread.
 //
 // Memory bound with threads > 1: the one-thread bound above for each of up to 2 x
 // threads leaves in flight (its input batch and page buffers, its output dictionary),
 // plus the compressed chunks of those leaves, held until appended -- at most 2 x
-// threads chunks of one output row group, so never more than that row group's encoded
-// size (about writer.row_group_size_bytes, the same bound as the row-oriented writer's).
-// The chunk buffers grow by doubling and are kept, emptied, for the next row group's
-// chunks (no page faults per chunk), so their memory is at most twice the largest
-// 2 x threads chunks of any one row group. Nothing scales with the number of inputs or
-// row groups. A caller with a memory budget (OPTIMIZE's bins:
+// threads chunks, at most one per leaf (of two consecutive output row groups), so
+// about one output row group's encoded size (writer.row_group_size_bytes, the same
+// bound as the row-oriented writer's). The readers opened for a row group (see
+// max_open_inputs) stay open until its last leaf is appended. The chunk buffers are
+// kept, emptied, for later chunks (no page faults per chunk), so their memory is at
+// most about twice the largest 2 x threads chunks in flight at once. Nothing scales
+// with the number of inputs or row groups. A caller with a memory budget (OPTIMIZE's bins:
 // `threads` bins at once) multiplies this by its concurrent rewrites; threads = 1 keeps
 // the streaming bound of about one column chunk's batch.
 //
 // Thread-safety: RewriteFiles is reentrant. Callbacks (row filter, progress) are
-// invoked on the calling thread, in the one-thread order.
+// invoked on the calling thread, each in the one-thread order with the same arguments;
+// with threads > 1 the row filter of an output row group may be called before the
+// progress reports of the previous row group's last columns (its row count is needed
+// to start its first leaves).
 #pragma once
 
 #include <cstdint>
@@ -140,8 +153,9 @@ struct RewriteOptions {
   std::function<void(const RewriteProgress&)> progress;
   // Inputs kept open at once (each holds a file handle and its footer): readers opened
   // while planning stay open for the rewrite up to this many; inputs opened later (past
-  // it) are kept per output row group up to this many and reopened per column beyond
-  // (a footer read each). Readers the caller hands over (RewriteInput) are always kept:
+  // it) are kept per output row group up to this many (counting those of a row group
+  // still in flight before it, threads > 1) and reopened per column beyond (a footer
+  // read each). Readers the caller hands over (RewriteInput) are always kept:
   // the caller bounds them.
   int max_open_inputs = 256;
   // Rows per input batch (>= 1).
@@ -155,7 +169,7 @@ struct RewriteOptions {
   // Cut input row groups larger than writer.row_group_size_bytes (see the header
   // comment); off: they are kept whole.
   bool split_row_groups = false;
-  // Leaves of one output row group encoded at once (see the header comment): 0 = the
+  // Leaves encoded at once (see the header comment): 0 = the
   // CPU pool's size (CpuPool(), LITHIFY_THREADS), 1 = leaf after leaf on the calling
   // thread, pages streamed to the output. The output is the same either way.
   int threads = 0;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "lithify/base/thread_pool.h"
@@ -1396,18 +1397,26 @@ std::string FileBytes(io::FileSystem* fs, const std::string& path) {
 class ParallelColumnsTest : public RewriteTest {
  protected:
   // Rewrites `inputs` with one thread and with several, and checks that every output is
-  // byte for byte the one-thread output, with the same counts. Returns the one-thread
-  // result.
+  // byte for byte the one-thread output, with the same counts and the same progress
+  // reports. Returns the one-thread result.
   RewriteResult ExpectSameBytes(const std::vector<std::string>& inputs, RewriteOptions opts) {
+    using Report = std::tuple<int, int, int, int, int64_t>;
+    std::vector<Report> reports;
+    opts.progress = [&reports](const RewriteProgress& p) {
+      reports.emplace_back(p.row_groups_done, p.row_groups_total, p.columns_done, p.columns_total, p.rows_written);
+    };
     opts.threads = 1;
     auto one = RewriteFiles(fs_.get(), inputs, "one.parquet", opts);
     EXPECT_TRUE(one.ok()) << one.status().ToString();
     if (!one.ok()) return {};
     const std::string want = FileBytes(fs_.get(), "one.parquet");
+    const std::vector<Report> want_reports = std::move(reports);
     for (int threads : {2, 3, 16, 0}) {
       SCOPED_TRACE("threads " + std::to_string(threads));
       opts.threads = threads;
+      reports.clear();
       auto many = RewriteFiles(fs_.get(), inputs, "many.parquet", opts);
+      EXPECT_TRUE(reports == want_reports);
       EXPECT_TRUE(many.ok()) << many.status().ToString();
       if (!many.ok()) continue;
       EXPECT_EQ(many->rows, one->rows);
@@ -1470,6 +1479,90 @@ TEST_F(ParallelColumnsTest, FilteredSplitCopiedAndReopenedInputsAreTheOneThreadB
   opts.copy_row_group_min_bytes = 0;
   r = ExpectSameBytes(inputs, opts);
   ExpectSameContents(ReadContents(fs_.get(), inputs), ReadContents(fs_.get(), {"many.parquet"}));
+}
+
+// Many small output row groups, fewer leaves than the window: leaves of consecutive row
+// groups are in flight together, the row groups' dictionaries and statistics carried
+// from one to the next in leaf order. Row groups the filter empties and row groups copied
+// whole sit between them.
+TEST_F(ParallelColumnsTest, ManySmallRowGroupsAreTheOneThreadBytes) {
+  Schema s = MustBuild({F::Long("id", false), F::String("name"), F::Double("x")});
+  auto rows = [](int n, int seed) {
+    std::vector<std::vector<Value>> out;
+    for (int i = 0; i < n; ++i) {
+      out.push_back({V::Int(int64_t{seed} * 100000 + i),
+                     i % 4 == 0 ? V::Null() : V::String("v" + std::to_string((i * 7 + seed) % 23)),
+                     V::Double(i * 0.25 + seed)});
+    }
+    return out;
+  };
+  std::vector<std::string> inputs;
+  for (int i = 0; i < 6; ++i) {
+    inputs.push_back("in" + std::to_string(i) + ".parquet");
+    WriteInput(inputs.back(), s, rows(900 + 37 * i, i), {}, 150);
+  }
+  RewriteOptions opts;
+  opts.writer.page_size_bytes = 512;
+  opts.writer.row_group_size_bytes = 1;  // each input row group an output row group of its own
+  opts.batch_rows = 64;
+  // Input 2 entirely and a few rows of inputs 0, 3 and 5 dropped.
+  opts.row_filter = [](int input, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+    std::vector<bool> keep(static_cast<size_t>(n), input != 2);
+    if (input % 3 == 0 || input == 5) {
+      for (int64_t r = 0; r < n; ++r) keep[r] = (first + r) % 11 != 4;
+    }
+    return keep;
+  };
+  RewriteResult r = ExpectSameBytes(inputs, opts);
+  EXPECT_GT(r.row_groups, 30);
+  ExpectSameContents(ReadContents(fs_.get(), inputs, opts.row_filter), ReadContents(fs_.get(), {"many.parquet"}));
+  // Inputs the filter keeps whole copied, the others decoded between them.
+  opts.copy_row_group_min_bytes = 1;
+  r = ExpectSameBytes(inputs, opts);
+  EXPECT_GT(r.row_groups_copied, 0);
+  ExpectSameContents(ReadContents(fs_.get(), inputs, opts.row_filter), ReadContents(fs_.get(), {"many.parquet"}));
+}
+
+// The error returned is the first in (group, leaf) order, as on one thread: leaves of
+// the first row group fail reading while the row filter fails for the next one, which
+// the pipeline calls before those leaves are appended.
+TEST_F(ParallelColumnsTest, TheFirstFailureInRowGroupOrderIsReturned) {
+  Schema s = FlatSchema();
+  WriteInput("a.parquet", s, FlatRows(1200, 1), {}, 300);
+  RewriteOptions opts;
+  opts.writer.row_group_size_bytes = 1;
+  int filtered = 0;
+  opts.row_filter = [&filtered](int, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+    ++filtered;
+    if (first > 0) return Status::InvalidArgument("filter of a later row group");
+    return std::vector<bool>(static_cast<size_t>(n), true);
+  };
+  io::FaultInjectingFileSystem faulty(fs_.get());
+  // The fewest reads let through for the plan (footers) to succeed: then every read of
+  // the first row group's chunks fails.
+  int skip = 0;
+  for (;; ++skip) {
+    ASSERT_LT(skip, 50);
+    faulty.Clear();
+    faulty.Inject({io::FsOp::kReadAt, "a.parquet", Status::IOError("injected"), skip, -1});
+    filtered = 0;
+    opts.threads = 1;
+    auto res = RewriteFiles(&faulty, {"a.parquet"}, "x.parquet", opts);
+    ASSERT_FALSE(res.ok());
+    if (filtered > 0) {
+      EXPECT_EQ(res.status().code(), StatusCode::kIOError) << res.status().ToString();
+      break;
+    }
+  }
+  for (int threads : {2, 3, 5}) {
+    faulty.Clear();
+    faulty.Inject({io::FsOp::kReadAt, "a.parquet", Status::IOError("injected"), skip, -1});
+    opts.threads = threads;
+    auto res = RewriteFiles(&faulty, {"a.parquet"}, "x.parquet", opts);
+    ASSERT_FALSE(res.ok());
+    EXPECT_EQ(res.status().code(), StatusCode::kIOError) << threads << ": " << res.status().ToString();
+    EXPECT_FALSE(fs_->Head("x.parquet").ok());
+  }
 }
 
 // Rewrites running as CPU-pool tasks (as executor bins may) wait for their column tasks
@@ -1570,6 +1663,100 @@ TEST_F(ColumnApiTest, ColumnBuffersAppendInLeafOrderOnly) {
   EXPECT_EQ(w->AppendColumnBuffer(std::move(*b1)).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(w3->AppendColumnBuffer(std::move(*e1)).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(w3->BeginColumnBuffer(0).status().code(), StatusCode::kInvalidArgument);
+}
+
+// A leaf's buffer of the next row group, begun once its chunk of the open one is
+// appended: the file is the one written row group after row group.
+TEST_F(ColumnApiTest, BuffersOfTheNextRowGroup) {
+  Schema s = MustBuild({F::Long("a", false), F::String("b")});
+  RowBatchBuilder b(s);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(b.Append({V::Int(i), V::String("s" + std::to_string(i % 9))}).ok());
+  RowBatch batch = b.Finish();
+  auto write = [&](ColumnBuffer* buf, int c) {
+    EXPECT_TRUE(buf->WriteColumn(batch.columns[c], 100).ok());
+    EXPECT_TRUE(buf->Finish().ok());
+  };
+  auto streamed = Open(s);
+  for (int rg = 0; rg < 2; ++rg) {
+    ASSERT_TRUE(streamed->BeginRowGroup(100).ok());
+    for (int c = 0; c < 2; ++c) {
+      ASSERT_TRUE(streamed->BeginColumn(c).ok());
+      ASSERT_TRUE(streamed->WriteColumn(batch.columns[c], 100).ok());
+      ASSERT_TRUE(streamed->EndColumn().ok());
+    }
+    ASSERT_TRUE(streamed->EndRowGroup().ok());
+  }
+  ASSERT_TRUE(streamed->Close().ok());
+  const std::string want = FileBytes(fs_.get(), "col.parquet");
+
+  auto w = Open(s);
+  ASSERT_TRUE(w->BeginRowGroup(100).ok());
+  auto a0 = w->BeginColumnBuffer(0);
+  auto a1 = w->BeginColumnBuffer(1);
+  ASSERT_TRUE(a0.ok() && a1.ok());
+  write(a0->get(), 0);
+  write(a1->get(), 1);
+  ASSERT_TRUE(w->AppendColumnBuffer(std::move(*a0)).ok());
+  auto n0 = w->BeginNextRowGroupBuffer(0, 100);
+  ASSERT_TRUE(n0.ok()) << n0.status().ToString();
+  write(n0->get(), 0);
+  ASSERT_TRUE(w->AppendColumnBuffer(std::move(*a1)).ok());
+  ASSERT_TRUE(w->EndRowGroup().ok());
+  // Nothing but the next row group while its buffers are out (not sticky).
+  EXPECT_EQ(w->WriteBatch(batch).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(w->Close().status().code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(w->BeginRowGroup(100).ok());
+  auto n1 = w->BeginColumnBuffer(1);
+  ASSERT_TRUE(n1.ok());
+  write(n1->get(), 1);
+  ASSERT_TRUE(w->AppendColumnBuffer(std::move(*n0)).ok());
+  ASSERT_TRUE(w->AppendColumnBuffer(std::move(*n1)).ok());
+  ASSERT_TRUE(w->EndRowGroup().ok());
+  ASSERT_TRUE(w->Close().ok());
+  EXPECT_TRUE(FileBytes(fs_.get(), "col.parquet") == want);
+
+  // Refused, and sticky: a leaf whose chunk of the open row group is not appended yet
+  // (its column writer is still busy with it) ...
+  auto w2 = Open(s);
+  ASSERT_TRUE(w2->BeginRowGroup(100).ok());
+  auto b0 = w2->BeginColumnBuffer(0);
+  ASSERT_TRUE(b0.ok());
+  EXPECT_EQ(w2->BeginNextRowGroupBuffer(0, 100).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(w2->BeginNextRowGroupBuffer(1, 100).status().code(), StatusCode::kInvalidArgument);
+  // ... a next row group of another row count than its buffers' ...
+  auto w3 = Open(s);
+  ASSERT_TRUE(w3->BeginRowGroup(100).ok());
+  auto c0 = w3->BeginColumnBuffer(0);
+  ASSERT_TRUE(c0.ok());
+  write(c0->get(), 0);
+  ASSERT_TRUE(w3->AppendColumnBuffer(std::move(*c0)).ok());
+  auto d0 = w3->BeginNextRowGroupBuffer(0, 100);
+  ASSERT_TRUE(d0.ok());
+  EXPECT_EQ(w3->BeginNextRowGroupBuffer(0, 100).status().code(), StatusCode::kInvalidArgument);  // one per leaf
+  auto w4 = Open(s);
+  ASSERT_TRUE(w4->BeginRowGroup(100).ok());
+  ASSERT_TRUE(w4->BeginColumn(0).ok());
+  ASSERT_TRUE(w4->WriteColumn(batch.columns[0], 100).ok());
+  ASSERT_TRUE(w4->EndColumn().ok());
+  auto e0 = w4->BeginNextRowGroupBuffer(0, 50);  // a streamed chunk frees its leaf too
+  ASSERT_TRUE(e0.ok()) << e0.status().ToString();
+  ASSERT_TRUE(w4->BeginColumn(1).ok());
+  ASSERT_TRUE(w4->WriteColumn(batch.columns[1], 100).ok());
+  ASSERT_TRUE(w4->EndColumn().ok());
+  ASSERT_TRUE(w4->EndRowGroup().ok());
+  EXPECT_EQ(w4->BeginRowGroup(100).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(w4->BeginRowGroup(50).code(), StatusCode::kInvalidArgument);  // sticky
+  // ... and a buffer of the next row group appended to the open one.
+  auto w5 = Open(s);
+  ASSERT_TRUE(w5->BeginRowGroup(100).ok());
+  auto f0 = w5->BeginColumnBuffer(0);
+  ASSERT_TRUE(f0.ok());
+  write(f0->get(), 0);
+  ASSERT_TRUE(w5->AppendColumnBuffer(std::move(*f0)).ok());
+  auto g0 = w5->BeginNextRowGroupBuffer(0, 100);
+  ASSERT_TRUE(g0.ok());
+  write(g0->get(), 0);
+  EXPECT_EQ(w5->AppendColumnBuffer(std::move(*g0)).code(), StatusCode::kInvalidArgument);
 }
 
 TEST_F(ColumnApiTest, BufferSizeHintsChangeNoByte) {
