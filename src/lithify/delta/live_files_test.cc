@@ -227,7 +227,9 @@ TEST(LiveFilesTest, LiveFilesAgreeWithFilesOnCorpusTables) {
       EXPECT_EQ(v.tags().ToMapNoNulls(), f.tags);
       EXPECT_EQ(v.base_row_id(), f.base_row_id);
       EXPECT_EQ(v.stats_raw().has_value(), f.stats.has_value());
-      if (v.stats_raw() && f.stats) EXPECT_EQ(*v.stats_raw(), f.stats->raw);
+      if (v.stats_raw() && f.stats) {
+        EXPECT_EQ(*v.stats_raw(), f.stats->raw);
+      }
     }
     // files() is built once: the same vector on every call.
     EXPECT_EQ(&(*snap)->files(), &files);

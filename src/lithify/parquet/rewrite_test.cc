@@ -363,7 +363,9 @@ TEST_F(RewriteTest, SplitRowGroupsCutsLargeRowGroups) {
     EXPECT_EQ(got, (std::vector<int64_t>{3000, 3000, 2400, 300})) << testing::PrintToString(got);
     ExpectChunkLayout(md);
     ExpectSameContents(ReadContents(fs_.get(), inputs, opts.row_filter), ReadContents(fs_.get(), {"split.parquet"}));
-    if (!nested) EXPECT_GT(res->pages_copied, 0);
+    if (!nested) {
+      EXPECT_GT(res->pages_copied, 0);
+    }
 
     // A tiny target never makes row groups below kMinSliceRows rows.
     opts.row_filter = nullptr;
@@ -1160,6 +1162,13 @@ RowBatch Slice(const RowBatch& batch, int c, const std::vector<bool>& keep) {
   return one;
 }
 
+// The whole file at `path`.
+std::string FileBytes(io::FileSystem* fs, const std::string& path) {
+  auto size = fs->Head(path);
+  EXPECT_TRUE(size.ok()) << path;
+  return size.ok() ? Bytes(fs, path, 0, static_cast<int64_t>(size->size)) : std::string();
+}
+
 class ColumnApiTest : public RewriteTest {
  protected:
   std::unique_ptr<FileWriter> Open(const Schema& s, WriterOptions opts = {}) {
@@ -1168,6 +1177,29 @@ class ColumnApiTest : public RewriteTest {
     auto w = FileWriter::Open(std::move(out).value(), s, opts);
     EXPECT_TRUE(w.ok());
     return std::move(w).value();
+  }
+  // The buffer tests' table: a required long and a string, 100 rows.
+  static Schema LongAndString() { return MustBuild({F::Long("a", false), F::String("b")}); }
+  static RowBatch HundredRows(const Schema& s) {
+    RowBatchBuilder b(s);
+    for (int i = 0; i < 100; ++i) EXPECT_TRUE(b.Append({V::Int(i), V::String("s" + std::to_string(i % 9))}).ok());
+    return b.Finish();
+  }
+  // The bytes of `row_groups` row groups of `batch` written through open columns (the
+  // reference the buffered writes must equal).
+  std::string StreamedBytes(const Schema& s, const RowBatch& batch, int row_groups) {
+    auto w = Open(s);
+    for (int rg = 0; rg < row_groups; ++rg) {
+      EXPECT_TRUE(w->BeginRowGroup(batch.num_rows).ok());
+      for (int c = 0; c < static_cast<int>(batch.columns.size()); ++c) {
+        EXPECT_TRUE(w->BeginColumn(c).ok());
+        EXPECT_TRUE(w->WriteColumn(batch.columns[c], batch.num_rows).ok());
+        EXPECT_TRUE(w->EndColumn().ok());
+      }
+      EXPECT_TRUE(w->EndRowGroup().ok());
+    }
+    EXPECT_TRUE(w->Close().ok());
+    return FileBytes(fs_.get(), "col.parquet");
   }
   io::FaultInjectingFileSystem faulty_{fs_.get()};
 };
@@ -1388,12 +1420,6 @@ TEST_F(ColumnApiTest, MisuseIsRejectedAndSticky) {
 
 // ------------------------------------------------------------ column chunks in parallel
 
-std::string FileBytes(io::FileSystem* fs, const std::string& path) {
-  auto size = fs->Head(path);
-  EXPECT_TRUE(size.ok()) << path;
-  return size.ok() ? Bytes(fs, path, 0, static_cast<int64_t>(size->size)) : std::string();
-}
-
 class ParallelColumnsTest : public RewriteTest {
  protected:
   // Rewrites `inputs` with one thread and with several, and checks that every output is
@@ -1609,21 +1635,10 @@ TEST_F(ParallelColumnsTest, AFailingColumnLeavesNoOutput) {
 }
 
 TEST_F(ColumnApiTest, ColumnBuffersAppendInLeafOrderOnly) {
-  Schema s = MustBuild({F::Long("a", false), F::String("b")});
-  RowBatchBuilder b(s);
-  for (int i = 0; i < 100; ++i) ASSERT_TRUE(b.Append({V::Int(i), V::String("s" + std::to_string(i % 9))}).ok());
-  RowBatch batch = b.Finish();
+  const Schema s = LongAndString();
+  const RowBatch batch = HundredRows(s);
   // The same row group written through an open column and through buffers.
-  auto streamed = Open(s);
-  ASSERT_TRUE(streamed->BeginRowGroup(100).ok());
-  for (int c = 0; c < 2; ++c) {
-    ASSERT_TRUE(streamed->BeginColumn(c).ok());
-    ASSERT_TRUE(streamed->WriteColumn(batch.columns[c], 100).ok());
-    ASSERT_TRUE(streamed->EndColumn().ok());
-  }
-  ASSERT_TRUE(streamed->EndRowGroup().ok());
-  ASSERT_TRUE(streamed->Close().ok());
-  const std::string want = FileBytes(fs_.get(), "col.parquet");
+  const std::string want = StreamedBytes(s, batch, 1);
 
   auto w = Open(s);
   ASSERT_TRUE(w->BeginRowGroup(100).ok());
@@ -1668,26 +1683,13 @@ TEST_F(ColumnApiTest, ColumnBuffersAppendInLeafOrderOnly) {
 // A leaf's buffer of the next row group, begun once its chunk of the open one is
 // appended: the file is the one written row group after row group.
 TEST_F(ColumnApiTest, BuffersOfTheNextRowGroup) {
-  Schema s = MustBuild({F::Long("a", false), F::String("b")});
-  RowBatchBuilder b(s);
-  for (int i = 0; i < 100; ++i) ASSERT_TRUE(b.Append({V::Int(i), V::String("s" + std::to_string(i % 9))}).ok());
-  RowBatch batch = b.Finish();
+  const Schema s = LongAndString();
+  const RowBatch batch = HundredRows(s);
   auto write = [&](ColumnBuffer* buf, int c) {
     EXPECT_TRUE(buf->WriteColumn(batch.columns[c], 100).ok());
     EXPECT_TRUE(buf->Finish().ok());
   };
-  auto streamed = Open(s);
-  for (int rg = 0; rg < 2; ++rg) {
-    ASSERT_TRUE(streamed->BeginRowGroup(100).ok());
-    for (int c = 0; c < 2; ++c) {
-      ASSERT_TRUE(streamed->BeginColumn(c).ok());
-      ASSERT_TRUE(streamed->WriteColumn(batch.columns[c], 100).ok());
-      ASSERT_TRUE(streamed->EndColumn().ok());
-    }
-    ASSERT_TRUE(streamed->EndRowGroup().ok());
-  }
-  ASSERT_TRUE(streamed->Close().ok());
-  const std::string want = FileBytes(fs_.get(), "col.parquet");
+  const std::string want = StreamedBytes(s, batch, 2);
 
   auto w = Open(s);
   ASSERT_TRUE(w->BeginRowGroup(100).ok());
