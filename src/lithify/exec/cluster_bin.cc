@@ -14,8 +14,10 @@ class ClusterSink final : public BinSink {
               ClusterBinStats stats)
       : owner_(owner), inner_(inner), bin_(bin), sorter_(std::move(sorter)), stats_(stats) {}
 
-  // The sorter takes ownership of its rows, so the batch is copied (the executor lends it).
+  // The sorter keeps its rows: a lent batch is copied, a given one taken as it is (the
+  // executor gives every batch it reads; the copy was a fifth of a clustering's CPU).
   Status Write(const parquet::RowBatch& batch) override { return sorter_->AddCopy(batch); }
+  Status Take(parquet::RowBatch batch) override { return sorter_->Add(std::move(batch)); }
 
   Result<std::vector<OutputFile>> Finish() override {
     std::vector<OutputFile> outs;

@@ -50,7 +50,7 @@ Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<BinSink> sink, io->OpenSink(bin));
   auto write = [&](parquet::RowBatch batch) -> Status {
     if (batch.num_rows == 0) return Status::OK();
-    return sink->Write(batch);
+    return sink->Take(std::move(batch));  // read for this sink alone: nothing else needs it
   };
   for (const planner::FileRef& f : bin.files) {
     Status st = io->ReadFile(bin, f, write);

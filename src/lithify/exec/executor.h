@@ -71,6 +71,9 @@ class BinSink {
   virtual ~BinSink() = default;
   // Appends rows (a batch of the write schema).
   virtual Status Write(const parquet::RowBatch& batch) = 0;
+  // Appends rows the caller gives up: a sink that keeps rows (clustering's sorter) takes
+  // the batch's memory instead of copying it. The default writes it as Write does.
+  virtual Status Take(parquet::RowBatch batch) { return Write(batch); }
   // Closes the output; returns the files written (none when no row was written).
   virtual Result<std::vector<OutputFile>> Finish() = 0;
   // Discards the output (files already closed may remain as uncommitted orphans).

@@ -582,6 +582,13 @@ Status ExternalSorter::Add(parquet::RowBatch batch) {
     return Status::InvalidArgument("external sort: batch has {} columns, the schema {} leaves", batch.columns.size(),
                                    s.schema->num_leaves());
   }
+  // The batch's leaves are the schema's (the contract); its descriptors may point into a
+  // reader's schema that goes before the rows are emitted.
+  batch.first_row_index = -1;  // rows come from many places (as ResetBatch's)
+  for (size_t c = 0; c < batch.columns.size(); ++c) {
+    batch.columns[c].descr = &s.schema->leaf(static_cast<int>(c));
+    batch.columns[c].leaf_index = static_cast<int>(c);
+  }
   std::string keys;
   LITHIFY_RETURN_NOT_OK(s.key_fn(batch, &keys));
   if (static_cast<int64_t>(keys.size()) != batch.num_rows * s.key_width) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <random>
 
 #include "lithify/base/macros.h"
@@ -189,6 +190,49 @@ TEST(ExternalSortTest, SpillsUnderASmallBudgetMergesAndRemovesItsFiles) {
     EXPECT_NE(std::find(out.batch_ends.begin(), out.batch_ends.end(), c), out.batch_ends.end()) << c;
   }
   EXPECT_EQ(dir.entries(), 0u) << "sort runs must be removed";
+}
+
+// Add takes batches whose descriptors point into another schema object (a reader's, gone
+// before the rows are emitted, as in clustering's ReadFile -> BinSink::Take): the sorter
+// reads them through its own schema, in memory and through spilled runs, and emits what
+// a sort of its own batches emits.
+TEST(ExternalSortTest, TakenBatchesOutliveTheSchemaTheyWereReadWith) {
+  for (int64_t budget : {int64_t{256} << 20, int64_t{64} << 10}) {
+    SCOPED_TRACE(budget);
+    TempDir dir;
+    SortOptions o;
+    o.memory_budget = budget;
+    o.spill_dir = dir.path();
+    Fixture reference = Make(6000, 300, 9);
+    SortStats want_stats;
+    const Output want = RunSort(reference, o, {}, &want_stats);
+    Fixture mine = Make(6000, 300, 9);
+    auto reader = std::make_unique<Fixture>(Make(6000, 300, 9));
+    auto sorter = ExternalSorter::Make(&mine.schema, 8, KeyOfK(), o);
+    ASSERT_TRUE(sorter.ok()) << sorter.status().ToString();
+    for (parquet::RowBatch& b : reader->batches) ASSERT_TRUE((*sorter)->Add(std::move(b)).ok());
+    reader.reset();  // the schema the batches were built with goes
+    std::vector<std::string> lines;
+    Status st = (*sorter)->Finish(
+        {},
+        [&](const parquet::RowBatch& b) {
+          for (std::string& l : Lines(Render(mine.schema, b))) lines.push_back(std::move(l));
+          return Status::OK();
+        },
+        [] { return Status::OK(); });
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    EXPECT_EQ(lines, want.lines);
+    EXPECT_EQ((*sorter)->stats().runs_spilled, want_stats.runs_spilled);
+  }
+  // The small budget spills (so both paths ran).
+  Fixture f = Make(6000, 300, 9);
+  TempDir dir;
+  SortOptions o;
+  o.memory_budget = int64_t{64} << 10;
+  o.spill_dir = dir.path();
+  SortStats stats;
+  RunSort(f, o, {}, &stats);
+  EXPECT_GT(stats.runs_spilled, 1);
 }
 
 // The chunk sort (an integer sort of 8-byte keys, or a stable memcmp sort of wider ones)
