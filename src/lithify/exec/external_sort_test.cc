@@ -223,16 +223,11 @@ TEST(ExternalSortTest, TakenBatchesOutliveTheSchemaTheyWereReadWith) {
     ASSERT_TRUE(st.ok()) << st.ToString();
     EXPECT_EQ(lines, want.lines);
     EXPECT_EQ((*sorter)->stats().runs_spilled, want_stats.runs_spilled);
+    // The small budget spills (so both paths ran).
+    if (budget < (int64_t{1} << 20)) {
+      EXPECT_GT(want_stats.runs_spilled, 1);
+    }
   }
-  // The small budget spills (so both paths ran).
-  Fixture f = Make(6000, 300, 9);
-  TempDir dir;
-  SortOptions o;
-  o.memory_budget = int64_t{64} << 10;
-  o.spill_dir = dir.path();
-  SortStats stats;
-  RunSort(f, o, {}, &stats);
-  EXPECT_GT(stats.runs_spilled, 1);
 }
 
 // The chunk sort (an integer sort of 8-byte keys, or a stable memcmp sort of wider ones)

@@ -139,11 +139,6 @@ TEST(RangeIdsTest, RepeatedColumnsAreRefused) {
   EXPECT_NE(st.message().find("'l"), std::string::npos) << st.ToString();
 }
 
-}  // namespace
-}  // namespace lithify::exec
-
-namespace lithify::exec {
-namespace {
 
 // Id counts the bounds strictly below a value in memcmp order, whether the bounds are
 // searched as big-endian words (all of one length <= 8) or as strings (any other

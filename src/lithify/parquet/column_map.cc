@@ -90,10 +90,9 @@ std::optional<std::string> Meaning(const SchemaElement& e) {
   }
 }
 
-// The conversion that reads file leaf `f` as target leaf `t` (see the header), kNone when
-// none does (the leaves may still be equivalent as they are).
-ValueConversion ConversionOf(const SchemaElement& f, const SchemaElement& t) {
-  const std::optional<std::string> fm = Meaning(f), tm = Meaning(t);
+// The conversion that reads a file leaf meaning `fm` as a target leaf meaning `tm`
+// (Meaning; see the header), kNone when none does (the leaves may still be equivalent).
+ValueConversion ConversionOf(const std::optional<std::string>& fm, const std::optional<std::string>& tm) {
   if (!fm || !tm || *fm == *tm) return ValueConversion::kNone;
   const bool int32 = *fm == "INT32 INTEGER(8,signed)" || *fm == "INT32 INTEGER(16,signed)" ||
                      *fm == "INT32 INTEGER(32,signed)";
@@ -231,8 +230,8 @@ class Mapper {
   Status Leaf(int fn, int tn, const std::vector<Step>& steps) {
     const SchemaElement& fe = f_.node(fn).element;
     const SchemaElement& te = t_.node(tn).element;
-    const ValueConversion conversion = ConversionOf(fe, te);
-    std::optional<std::string> fm = Meaning(fe), tm = Meaning(te);
+    const std::optional<std::string> fm = Meaning(fe), tm = Meaning(te);
+    const ValueConversion conversion = ConversionOf(fm, tm);
     if (conversion != ValueConversion::kNone) {
       // Read through the conversion (the header's list).
     } else if (!fm || !tm) {
