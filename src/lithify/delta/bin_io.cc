@@ -195,6 +195,31 @@ Status DeltaBinIo::ReadFile(const planner::Bin& bin, const planner::FileRef& ref
   return Status::OK();
 }
 
+Status DeltaBinIo::ReadColumns(const planner::Bin& bin, const planner::FileRef& ref, const std::vector<int>& columns,
+                               const EmitFn& emit) {
+  // Row tracking fills its columns from the whole batch's row indexes: the general path.
+  if (rt_.enabled) return exec::BinIo::ReadColumns(bin, ref, columns, emit);
+  const table::FileEntry* f = Find(ref);
+  if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
+  const std::string path = io::ResolveLocation(snap_.table_root(), f->path);
+  std::vector<int> leaves;
+  for (int c : columns) {
+    if (c < 0 || c >= static_cast<int>(data_leaves_.size())) {
+      return Status::InvalidArgument("{}: no write column {} to read", path, c);
+    }
+    leaves.push_back(data_leaves_[c]);
+  }
+  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, rows_->OpenEntry(*f, leaves));
+  table::LiveBatch live;
+  for (int rg = 0;; ++rg) {
+    LITHIFY_ASSIGN_OR_RETURN(bool more, rows->Next(&live));
+    if (!more) break;
+    if (live.batch.num_rows == 0) continue;
+    LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(live.batch)), "{}: row group {}", path, rg);
+  }
+  return Status::OK();
+}
+
 Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& bin) {
   delta::DataWriterOptions opts;
   // Compaction writes exactly one file per bin (Delta: coalesce(1)), however the output

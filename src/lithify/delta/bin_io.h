@@ -73,6 +73,9 @@ class DeltaBinIo final : public exec::BinIo {
   static Result<std::unique_ptr<DeltaBinIo>> Make(io::FileSystem* fs, std::shared_ptr<const Snapshot> snapshot,
                                                  const DeltaLiveRows* rows, RowTracking rt);
   Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) override;
+  // Reads only the data leaves of `columns` (deletion vectors applied, not conformed).
+  Status ReadColumns(const planner::Bin& bin, const planner::FileRef& file, const std::vector<int>& columns,
+                     const EmitFn& emit) override;
   Result<std::unique_ptr<exec::BinSink>> OpenSink(const planner::Bin& bin) override;
   Result<std::optional<std::vector<exec::OutputFile>>> RewriteWhole(const planner::Bin& bin,
                                                                     const FilesDoneFn& files_done) override;

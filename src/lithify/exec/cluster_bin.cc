@@ -89,10 +89,14 @@ Result<std::unique_ptr<ClusteringBinIo>> ClusteringBinIo::Make(BinIo* inner, Clu
 }
 
 Result<std::unique_ptr<BinSink>> ClusteringBinIo::OpenSink(const planner::Bin& bin) {
-  // Pass 1: sample the clustering columns over the whole bin.
-  RangeSampler sampler(options_.columns, options_.sample_size, static_cast<uint64_t>(bin.id) * 7919 + 42);
+  // Pass 1: sample the clustering columns over the whole bin, reading only them: the
+  // projected batches hold them as columns 0..k-1.
+  std::vector<int> projected(options_.columns.size());
+  for (size_t i = 0; i < projected.size(); ++i) projected[i] = static_cast<int>(i);
+  RangeSampler sampler(projected, options_.sample_size, static_cast<uint64_t>(bin.id) * 7919 + 42);
   for (const planner::FileRef& f : bin.files) {
-    LITHIFY_RETURN_NOT_OK(inner_->ReadFile(bin, f, [&](parquet::RowBatch b) { return sampler.Add(b); }));
+    LITHIFY_RETURN_NOT_OK(
+        inner_->ReadColumns(bin, f, options_.columns, [&](parquet::RowBatch b) { return sampler.Add(b); }));
   }
   ClusterBinStats stats;
   stats.sample_bytes = sampler.bytes();

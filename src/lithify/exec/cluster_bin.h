@@ -3,8 +3,8 @@
 // clustering (delta-maintenance-facts.md §3, §4).
 //
 // It decorates the format's BinIo: ReadFile passes through; OpenSink(bin) first reads the
-// whole bin once through the inner ReadFile to sample the clustering columns
-// (RangeSampler, range_ids.h), then returns a sink that keys every row (CurveKeyer) and
+// clustering columns of the whole bin through the inner ReadColumns (only those columns
+// are decoded) to sample them (RangeSampler, range_ids.h), then returns a sink that keys every row (CurveKeyer) and
 // hands it to an ExternalSorter (external_sort.h) under the memory budget. Finish streams
 // the rows in key order into bin.output_files consecutive inner sinks (each opened with
 // the inner OpenSink, so the format writes one file per sink), cut at equal row counts:
@@ -13,7 +13,7 @@
 // sorting inside files only tightens the per-file statistics (better skipping), and
 // every row lands in the file whose key range holds it either way.
 //
-// Inputs are therefore read twice (sample, then rows); temporary sort runs are removed
+// The clustering columns are therefore read twice (sample, then rows); temporary sort runs are removed
 // whatever happens. Memory per running bin: the sample (sample_size values per column)
 // plus the sorter's budget. Thread-safe as far as the inner BinIo is: distinct bins may
 // run concurrently; per-bin statistics are kept under a lock.
@@ -57,6 +57,10 @@ class ClusteringBinIo final : public BinIo {
 
   Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) override {
     return inner_->ReadFile(bin, file, emit);
+  }
+  Status ReadColumns(const planner::Bin& bin, const planner::FileRef& file, const std::vector<int>& columns,
+                     const EmitFn& emit) override {
+    return inner_->ReadColumns(bin, file, columns, emit);
   }
   Result<std::unique_ptr<BinSink>> OpenSink(const planner::Bin& bin) override;
 

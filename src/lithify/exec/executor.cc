@@ -26,6 +26,22 @@ void TakeOutputs(std::vector<OutputFile> outs, BinResult* r) {
 
 }  // namespace
 
+Status BinIo::ReadColumns(const planner::Bin& bin, const planner::FileRef& file, const std::vector<int>& columns,
+                          const EmitFn& emit) {
+  return ReadFile(bin, file, [&](parquet::RowBatch b) -> Status {
+    parquet::RowBatch out;
+    out.num_rows = b.num_rows;
+    out.first_row_index = b.first_row_index;
+    for (int c : columns) {
+      if (c < 0 || c >= static_cast<int>(b.columns.size())) {
+        return Status::InvalidArgument("{}: no write column {} to read", file.path, c);
+      }
+      out.columns.push_back(std::move(b.columns[c]));
+    }
+    return emit(std::move(out));
+  });
+}
+
 Result<BinResult> RewriteBin(const planner::Bin& bin, BinIo* io,
                              const std::function<void(int64_t)>& on_file) {
   BinResult r;

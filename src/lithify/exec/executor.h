@@ -88,6 +88,14 @@ class BinIo {
   // Streams the live rows of `file` (an input of `bin`) to `emit`, one batch per row
   // group or smaller; stops at the first error (emit's included). Errors name the file.
   virtual Status ReadFile(const planner::Bin& bin, const planner::FileRef& file, const EmitFn& emit) = 0;
+  // The live rows of `file` as ReadFile streams them, holding only the write-batch
+  // columns `columns` (batch column i is write column columns[i]), for a pass that looks
+  // at a few columns' values (clustering's sample) and should not decode the rest. The
+  // values are ReadFile's; levels and descriptors may be those of the format's reading
+  // schema (the table's NOT NULL is not applied). The default reads every column through
+  // ReadFile and keeps those.
+  virtual Status ReadColumns(const planner::Bin& bin, const planner::FileRef& file, const std::vector<int>& columns,
+                             const EmitFn& emit);
   // Starts the output of `bin`.
   virtual Result<std::unique_ptr<BinSink>> OpenSink(const planner::Bin& bin) = 0;
 

@@ -1,32 +1,33 @@
 // ExternalSorter: sorts the rows of many RowBatches by a fixed-width byte key under a
-// memory budget, spilling sorted runs to temporary Parquet files and merging them back
-// as a stream. This is the inner loop of Z-order and liquid clustering (a bin far larger
-// than memory is sorted by its curve key and cut into files).
+// memory budget, spilling sorted runs to temporary files and merging them back as a
+// stream. This is the inner loop of Z-order and liquid clustering (a bin far larger than
+// memory is sorted by its curve key and cut into files).
 //
 //   Make(schema, key_width, key_fn, options) -> Add(batch)* -> Finish(cuts, emit, on_cut)
 //
 // Keys: key_fn appends key_width bytes per row of a batch; rows are ordered by their
 // keys compared as unsigned bytes (memcmp), ties in arrival order (the sort is stable,
-// so equal keys keep the input order). Keys are not spilled: key_fn is called again on
-// the batches read back from a run, so it must be a pure function of the row.
+// so equal keys keep the input order). key_fn is called once per added batch: runs keep
+// the keys with the rows.
 //
 // Memory: buffered batches, their keys and the row index are counted (BatchBytes) and
 // held under options.memory_budget: before a batch would push the total over it, the
-// buffered rows are sorted and written as one run (uncompressed Parquet, row groups of at
-// most a quarter of the budget). A single batch larger than the budget is accepted alone
-// (the caller bounds input batches). The merge reads every run through a stream whose
-// batch budget is the memory budget divided among the runs and the output batch, so the
-// merge also stays near the budget; the number of runs is about input bytes / budget.
+// buffered rows are sorted and written as one run (sort_run.h: blocks of the batches' own
+// buffers and keys, each at most 1/128 of the budget). A single batch larger than the
+// budget is accepted alone (the caller bounds input batches). The merge holds one block
+// per run, and merges at most 3/8 of the budget's worth of blocks at once (24 runs, about
+// 12 budgets of input); more runs are first merged in groups. The number of runs is about
+// input bytes / (budget / 2).
 // stats().peak_buffered_bytes reports the high-water mark of counted bytes: the chunk,
-// the batch being emitted, a spill writer's row group (reserved at its limit), the merge's
-// streams, keys, row indexes and an estimate of their readers' pages. Not counted: what
-// the caller does with emitted batches (its writer; ClusteringBinIo's callers keep that
-// to a quarter of the budget) and the batch Add is given.
+// the batch being emitted, a run's write buffer, the merge's blocks, keys and row
+// indexes. Not counted: what the caller does with emitted batches (its writer;
+// ClusteringBinIo's callers keep that to a quarter of the budget) and the batch Add is
+// given.
 //
-// Temporary files live in a fresh directory (options.spill_dir, default a mkdtemp
-// directory under $TMPDIR or /tmp) on options.spill_fs (default the local filesystem)
-// and are deleted when the sorter is destroyed, whatever happened (Finish, an error, or
-// abandonment). Errors name the run file.
+// Temporary files are created in a fresh directory (options.spill_dir, default a mkdtemp
+// directory under $TMPDIR or /tmp) and unlinked at once (sort_run.h), so they go with the
+// sorter or the process, whatever happens (Finish, an error, abandonment, a crash). Errors
+// name the run file.
 //
 // Output: Finish emits every row exactly once in key order, in batches of at most
 // options.output_batch_rows rows whose columns point at `schema`'s leaves. `cuts` are
@@ -44,7 +45,6 @@
 #include <vector>
 
 #include "lithify/base/result.h"
-#include "lithify/io/filesystem.h"
 #include "lithify/parquet/column_batch.h"
 #include "lithify/parquet/schema.h"
 
@@ -52,7 +52,6 @@ namespace lithify::exec {
 
 struct SortOptions {
   int64_t memory_budget = int64_t{256} << 20;  // bytes of buffered rows + keys (>= 1)
-  io::FileSystem* spill_fs = nullptr;          // nullptr = the local filesystem
   std::string spill_dir;                       // "" = a fresh mkdtemp directory
   int64_t output_batch_rows = 16 * 1024;       // rows per emitted batch (>= 1)
 };

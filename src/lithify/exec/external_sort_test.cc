@@ -47,11 +47,13 @@ std::vector<std::string> Lines(const std::string& text) {
 }
 
 // k: long (the key, with duplicates), seq: long (arrival order), s: nullable string,
-// l: list<int> of 0..2 items (nested levels).
+// l: list<int> of 0..2 items (nested levels), n: nullable long, d: nullable double (the
+// gather's fixed-width paths with nulls).
 Fixture Make(int rows, int batch_rows, uint32_t seed) {
   Fixture f;
   auto s = parquet::BuildSchema({FieldSpec::Long("k", false), FieldSpec::Long("seq", false), FieldSpec::String("s"),
-                                 FieldSpec::List("l", FieldSpec::Int("e"))});
+                                 FieldSpec::List("l", FieldSpec::Int("e")), FieldSpec::Long("n"),
+                                 FieldSpec::Double("d")});
   EXPECT_TRUE(s.ok()) << s.status().ToString();
   f.schema = std::move(*s);
   std::mt19937 rng(seed);
@@ -62,7 +64,9 @@ Fixture Make(int rows, int batch_rows, uint32_t seed) {
     for (int j = 0; j < i % 3; ++j) items.push_back(Value::Int(i + j));
     EXPECT_TRUE(b.Append({Value::Int(k), Value::Int(i),
                           i % 7 == 0 ? Value::Null() : Value::String("row-" + std::to_string(i) + "-padding"),
-                          i % 5 == 0 ? Value::Null() : Value::List(std::move(items))})
+                          i % 5 == 0 ? Value::Null() : Value::List(std::move(items)),
+                          i % 3 == 0 ? Value::Null() : Value::Int(int64_t{i} * 1000003),
+                          i % 4 == 1 ? Value::Null() : Value::Double(i * 0.25)})
                     .ok());
     if (b.num_rows() == batch_rows || i == rows - 1) {
       parquet::RowBatch batch = b.Finish();
@@ -154,6 +158,16 @@ class TempDir {
   const std::string& path() const { return path_; }
   size_t entries() const {
     return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(path_), {}));
+  }
+  // Files of this directory the process holds open after they were unlinked.
+  size_t open_unlinked() const {
+    size_t n = 0;
+    for (const auto& fd : std::filesystem::directory_iterator("/proc/self/fd")) {
+      std::error_code ec;
+      const std::string target = std::filesystem::read_symlink(fd.path(), ec).string();
+      if (!ec && target.rfind(path_ + "/", 0) == 0 && target.ends_with(" (deleted)")) ++n;
+    }
+    return n;
   }
 
  private:
@@ -269,6 +283,9 @@ TEST(ExternalSortTest, OneTwoAndManyRunsGiveTheInMemoryOrder) {
   }
 }
 
+// Runs are unlinked as soon as they are created: the directory never shows them (a killed
+// process leaves nothing), the sorter holds them open while it lives and closes them when
+// abandoned.
 TEST(ExternalSortTest, AbandonedSorterRemovesItsRuns) {
   Fixture f = Make(20000, 500, 3);
   TempDir dir;
@@ -280,9 +297,11 @@ TEST(ExternalSortTest, AbandonedSorterRemovesItsRuns) {
     ASSERT_TRUE(sorter.ok());
     for (parquet::RowBatch& b : f.batches) ASSERT_TRUE((*sorter)->Add(std::move(b)).ok());
     EXPECT_GT((*sorter)->stats().runs_spilled, 0);
-    EXPECT_GT(dir.entries(), 0u);
+    EXPECT_EQ(dir.entries(), 0u);
+    EXPECT_EQ(dir.open_unlinked(), static_cast<size_t>((*sorter)->stats().runs_spilled));
   }
   EXPECT_EQ(dir.entries(), 0u);
+  EXPECT_EQ(dir.open_unlinked(), 0u);
 }
 
 TEST(ExternalSortTest, KeyErrorsAndBadCutsAreReported) {
