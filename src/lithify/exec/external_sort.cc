@@ -95,9 +95,25 @@ struct Sources {
   std::vector<const std::string*> keys;  // empty when keys are not gathered
 };
 
-// Gathers the values of a flat column (no repetition levels) of fixed width W (0: the
-// width given at run time): row r's value is value r without definition levels, else
-// the value its index records when the row is not null.
+// Calls fn(column, value index) for each non-null value of the rows refs[0..n) of a flat
+// column (no repetition levels), in order: row r's value is value r without definition
+// levels, else the value its index records when the row is not null.
+template <typename Fn>
+void ForEachFlatValue(const Sources& src, size_t c, const uint64_t* refs, size_t n, int16_t max_def, bool nullable,
+                      Fn&& fn) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t b = refs[i] >> 32;
+    int64_t v = static_cast<int64_t>(refs[i] & 0xffffffffu);
+    const parquet::ColumnData& in = src.batches[b]->columns[c];
+    if (nullable) {
+      if (in.def_levels[v] != max_def) continue;
+      v = At(src.index[b]->value_starts[c], v);
+    }
+    fn(in, v);
+  }
+}
+
+// Values of width W (0: the width `w` given at run time).
 template <size_t W>
 void GatherFixed(const Sources& src, size_t c, const uint64_t* refs, size_t n, int16_t max_def, bool nullable,
                  size_t w, parquet::ColumnValues* out) {
@@ -106,17 +122,10 @@ void GatherFixed(const Sources& src, size_t c, const uint64_t* refs, size_t n, i
   out->fixed.Resize(old + n * w);
   uint8_t* dst = out->fixed.data() + old;
   int64_t k = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t b = refs[i] >> 32;
-    int64_t v = static_cast<int64_t>(refs[i] & 0xffffffffu);
-    const parquet::ColumnData& in = src.batches[b]->columns[c];
-    if (nullable) {
-      if (in.def_levels[v] != max_def) continue;
-      v = At(src.index[b]->value_starts[c], v);
-    }
+  ForEachFlatValue(src, c, refs, n, max_def, nullable, [&](const parquet::ColumnData& in, int64_t v) {
     std::memcpy(dst + k * w, in.values.fixed.data() + v * w, W != 0 ? W : w);
     ++k;
-  }
+  });
   out->fixed.Resize(old + static_cast<size_t>(k) * w);
   out->count += k;
 }
@@ -124,19 +133,12 @@ void GatherFixed(const Sources& src, size_t c, const uint64_t* refs, size_t n, i
 void GatherBinary(const Sources& src, size_t c, const uint64_t* refs, size_t n, int16_t max_def, bool nullable,
                   parquet::ColumnValues* out) {
   if (out->offsets.empty()) out->offsets.push_back(0);
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t b = refs[i] >> 32;
-    int64_t v = static_cast<int64_t>(refs[i] & 0xffffffffu);
-    const parquet::ColumnData& in = src.batches[b]->columns[c];
-    if (nullable) {
-      if (in.def_levels[v] != max_def) continue;
-      v = At(src.index[b]->value_starts[c], v);
-    }
+  ForEachFlatValue(src, c, refs, n, max_def, nullable, [&](const parquet::ColumnData& in, int64_t v) {
     const int64_t begin = in.values.offsets[v], end = in.values.offsets[v + 1];
     out->data.Append(in.values.data.data() + begin, static_cast<size_t>(end - begin));
     out->offsets.push_back(static_cast<int64_t>(out->data.size()));
     ++out->count;
-  }
+  });
 }
 
 // Flat columns (every top-level primitive, the common case) one value at a time, with
