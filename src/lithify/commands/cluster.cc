@@ -35,23 +35,27 @@ Result<planner::Plan> PlanClustering(const exec::RewriteTarget& target, const Cl
   return planner::PlanLiquid(target.policy(), target.files(), lo, log);
 }
 
+int64_t BinMemoryShare(const OptimizeSpec& spec, int threads, size_t bins) {
+  const size_t running = std::clamp<size_t>(bins, 1, static_cast<size_t>(std::max(1, threads)));
+  return std::max<int64_t>(1, spec.clustering_memory_budget / static_cast<int64_t>(running));
+}
+
 Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::RewriteTarget& target,
                                                                 const ClusteringRequest& request,
-                                                                const OptimizeSpec& spec, int threads) {
+                                                                const OptimizeSpec& spec, int64_t bin_budget) {
   exec::ClusterOptions co;
   co.curve = planner::CurveFor(request.mode, request.columns.size());
   co.schema = &target.file_schema();
   LITHIFY_ASSIGN_OR_RETURN(co.columns, target.ClusteringLeaves(request));
   LITHIFY_ASSIGN_OR_RETURN(exec::BinIo * inner, target.bin_io({}));
   // The budget is the whole run's: each running bin gets its share.
-  co.sort.memory_budget = std::max<int64_t>(1, spec.clustering_memory_budget / std::max(1, threads));
+  co.sort.memory_budget = bin_budget;
   co.sort.spill_dir = spec.spill_dir;
   return exec::ClusteringBinIo::Make(inner, std::move(co));
 }
 
-int64_t ClusteringOutputRowGroupBytes(const OptimizeSpec& spec, int threads) {
-  const int64_t share = spec.clustering_memory_budget / std::max(1, threads);
-  return std::clamp<int64_t>(share / 4, int64_t{1} << 20, int64_t{128} << 20);
+int64_t ClusteringOutputRowGroupBytes(int64_t bin_budget) {
+  return std::clamp<int64_t>(bin_budget / 4, int64_t{1} << 20, int64_t{128} << 20);
 }
 
 std::string TagLiquidOutputs(const exec::RewriteTarget& target, const std::vector<std::string>& columns, int plan_bin,

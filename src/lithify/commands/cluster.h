@@ -43,17 +43,23 @@ Result<planner::Plan> PlanClustering(const exec::RewriteTarget& target, const Cl
                                      std::function<bool(const table::FileEntry&)> in_scope,
                                      planner::DecisionLog* log);
 
+// Each running clustering bin's share of the memory budget: `threads` threads run
+// min(threads, bins) bins at once, so a lone bin keeps the whole budget (it used to get
+// budget / threads: half the budget for a lone bin on the default two threads, which
+// doubled its sort runs).
+int64_t BinMemoryShare(const OptimizeSpec& spec, int threads, size_t bins);
+
 // The decorator running clustering bins over `target`'s BinIo (made already; the
-// target must outlive it). InvalidArgument when a column is not a flat leaf of the data
-// files.
+// target must outlive it), each with `bin_budget` bytes (BinMemoryShare).
+// InvalidArgument when a column is not a flat leaf of the data files.
 Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::RewriteTarget& target,
                                                                 const ClusteringRequest& request,
-                                                                const OptimizeSpec& spec, int threads);
+                                                                const OptimizeSpec& spec, int64_t bin_budget);
 
 // Row group size of clustering outputs: a quarter of a bin's share of the memory budget
 // (the data writer buffers one row group), at most the writer's 128 MiB default, at
 // least 1 MiB.
-int64_t ClusteringOutputRowGroupBytes(const OptimizeSpec& spec, int threads);
+int64_t ClusteringOutputRowGroupBytes(int64_t bin_budget);
 
 // Marks one liquid bin's outputs as one new ZCube and notes the cube in the decision
 // log's entry for plan bin `plan_bin` (when `log` is non-null). Returns the ZCUBE_ID.

@@ -325,13 +325,29 @@ TEST_F(ClusterTest, LiquidRefusesWhereAndZOrderBy) {
   EXPECT_EQ(r.status().message().rfind("DELTA_CLUSTERING_WITH_ZORDER_BY", 0), 0u) << r.status().ToString();
 }
 
+// Bins that run at once share the budget; a lone bin keeps all of it, whatever the
+// thread count.
+TEST(ClusteringShareTest, ALoneBinKeepsTheWholeBudget) {
+  OptimizeSpec spec;
+  spec.clustering_memory_budget = 256 << 20;
+  struct Case {
+    int threads;
+    size_t bins;
+    int64_t share;
+  };
+  for (const Case& c : {Case{1, 1, 256 << 20}, Case{1, 9, 256 << 20}, Case{2, 1, 256 << 20}, Case{2, 5, 128 << 20},
+                        Case{4, 2, 128 << 20}, Case{3, 0, 256 << 20}, Case{3, 7, (256 << 20) / 3}}) {
+    EXPECT_EQ(BinMemoryShare(spec, c.threads, c.bins), c.share) << c.threads << " threads, " << c.bins << " bins";
+  }
+}
+
 TEST_F(ClusterTest, ClusteringABinSeveralTimesTheBudgetSpillsAndStaysUnderIt) {
   Create({"customer_id", "amount"});
   Append(24000, 48, 7);  // 48 small files: input row groups well under the budget
   const std::vector<std::string> before = Rows();
   OptimizeSpec spec;
   spec.clustering_memory_budget = 512 << 10;
-  spec.threads = 1;
+  spec.threads = 2;  // one bin: it keeps the whole budget, and stays under it
   auto r = Optimize(spec);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->clustering_sort.rows, 24000);

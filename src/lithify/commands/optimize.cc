@@ -412,7 +412,9 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   exec::BinIoOptions bo;
   bo.columnar = spec.columnar_rewrite;
   bo.copy_row_group_min_bytes = spec.copy_row_group_min_bytes;
-  if (clustering.active()) bo.row_group_bytes = ClusteringOutputRowGroupBytes(spec, threads);
+  // Bins run min(threads, bins) at once (batches only lower that), each with its share.
+  const int64_t bin_budget = BinMemoryShare(spec, threads, plan.bins.size());
+  if (clustering.active()) bo.row_group_bytes = ClusteringOutputRowGroupBytes(bin_budget);
   LITHIFY_ASSIGN_OR_RETURN(exec::BinIo * bin_io, target.bin_io(bo));
   exec::ExecOptions eo;
   eo.threads = threads;
@@ -420,7 +422,7 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   // Clustering: bins are sorted on their curve key and cut into output_files files.
   std::unique_ptr<exec::ClusteringBinIo> cluster_io;
   if (clustering.active()) {
-    LITHIFY_ASSIGN_OR_RETURN(cluster_io, MakeClusteringIo(target, clustering, spec, threads));
+    LITHIFY_ASSIGN_OR_RETURN(cluster_io, MakeClusteringIo(target, clustering, spec, bin_budget));
     bin_io = cluster_io.get();
   }
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::BinRunner> runner,
