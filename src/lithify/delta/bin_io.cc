@@ -175,49 +175,50 @@ void DeltaBinIo::MaterializeRowTracking(const table::FileEntry& f, const std::ve
 
 // Live rows through the one primitive (delta/live_rows.h), conformed to the data-file
 // schema.
-Status DeltaBinIo::ReadFile(const planner::Bin& bin, const planner::FileRef& ref, const EmitFn& emit) {
+Status DeltaBinIo::ForEachLiveBatch(const planner::FileRef& ref, const std::vector<int>& leaves,
+                                    const LiveBatchFn& fn) const {
   const table::FileEntry* f = Find(ref);
   if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
   const std::string path = io::ResolveLocation(snap_.table_root(), f->path);
-  LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, rows_->OpenEntry(*f, data_leaves_));
-  table::LiveBatch live;
-  for (int rg = 0;; ++rg) {
-    LITHIFY_ASSIGN_OR_RETURN(bool more, rows->Next(&live));
-    if (!more) break;
-    parquet::RowBatch& batch = live.batch;
-    if (batch.num_rows == 0) continue;
-    // Row ids come from the file row indexes the primitive keeps for every live row.
-    if (rt_.enabled) MaterializeRowTracking(*f, live.row_index, &batch);
-    LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch out, conformer_->Conform(std::move(batch)), "{}: row group {}",
-                                 path, rg);
-    LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(out)), "{}: row group {}", path, rg);
-  }
-  return Status::OK();
-}
-
-Status DeltaBinIo::ReadColumns(const planner::Bin& bin, const planner::FileRef& ref, const std::vector<int>& columns,
-                               const EmitFn& emit) {
-  // Row tracking fills its columns from the whole batch's row indexes: the general path.
-  if (rt_.enabled) return exec::BinIo::ReadColumns(bin, ref, columns, emit);
-  const table::FileEntry* f = Find(ref);
-  if (f == nullptr) return Status::Internal("{}: not a live file of version {}", ref.path, snap_.version());
-  const std::string path = io::ResolveLocation(snap_.table_root(), f->path);
-  std::vector<int> leaves;
-  for (int c : columns) {
-    if (c < 0 || c >= static_cast<int>(data_leaves_.size())) {
-      return Status::InvalidArgument("{}: no write column {} to read", path, c);
-    }
-    leaves.push_back(data_leaves_[c]);
-  }
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<table::LiveRowsReader> rows, rows_->OpenEntry(*f, leaves));
   table::LiveBatch live;
   for (int rg = 0;; ++rg) {
     LITHIFY_ASSIGN_OR_RETURN(bool more, rows->Next(&live));
     if (!more) break;
     if (live.batch.num_rows == 0) continue;
-    LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(live.batch)), "{}: row group {}", path, rg);
+    LITHIFY_RETURN_NOT_OK(fn(*f, live, path, rg));
   }
   return Status::OK();
+}
+
+Status DeltaBinIo::ReadFile(const planner::Bin& bin, const planner::FileRef& ref, const EmitFn& emit) {
+  return ForEachLiveBatch(ref, data_leaves_, [&](const table::FileEntry& f, table::LiveBatch& live,
+                                                 const std::string& path, int rg) -> Status {
+    // Row ids come from the file row indexes the primitive keeps for every live row.
+    if (rt_.enabled) MaterializeRowTracking(f, live.row_index, &live.batch);
+    LITHIFY_ASSIGN_OR_RETURN_CTX(parquet::RowBatch out, conformer_->Conform(std::move(live.batch)),
+                                 "{}: row group {}", path, rg);
+    LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(out)), "{}: row group {}", path, rg);
+    return Status::OK();
+  });
+}
+
+Status DeltaBinIo::ReadColumns(const planner::Bin& bin, const planner::FileRef& ref, const std::vector<int>& columns,
+                               const EmitFn& emit) {
+  // Row tracking fills its columns from the whole batch's row indexes: the general path.
+  if (rt_.enabled) return exec::BinIo::ReadColumns(bin, ref, columns, emit);
+  std::vector<int> leaves;
+  for (int c : columns) {
+    if (c < 0 || c >= static_cast<int>(data_leaves_.size())) {
+      return Status::InvalidArgument("{}: no write column {} to read", ref.path, c);
+    }
+    leaves.push_back(data_leaves_[c]);
+  }
+  return ForEachLiveBatch(ref, leaves, [&](const table::FileEntry&, table::LiveBatch& live, const std::string& path,
+                                           int rg) -> Status {
+    LITHIFY_RETURN_NOT_OK_CTX(emit(std::move(live.batch)), "{}: row group {}", path, rg);
+    return Status::OK();
+  });
 }
 
 Result<std::unique_ptr<exec::BinSink>> DeltaBinIo::OpenSink(const planner::Bin& bin) {

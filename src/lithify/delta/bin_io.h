@@ -98,6 +98,12 @@ class DeltaBinIo final : public exec::BinIo {
   using FileKeyT = std::pair<std::string, std::string>;  // (path, DV unique id)
   DeltaBinIo(io::FileSystem* fs, std::shared_ptr<const Snapshot> snapshot)
       : fs_(fs), snapshot_(std::move(snapshot)), snap_(*snapshot_) {}
+  // Streams the live batches of `ref`'s leaves `leaves` (read-schema leaf numbers) to
+  // fn(entry, batch, path, row group); empty batches are skipped. The one reading loop of
+  // ReadFile and ReadColumns.
+  using LiveBatchFn =
+      std::function<Status(const table::FileEntry& f, table::LiveBatch& live, const std::string& path, int rg)>;
+  Status ForEachLiveBatch(const planner::FileRef& ref, const std::vector<int>& leaves, const LiveBatchFn& fn) const;
   void MaterializeRowTracking(const table::FileEntry& f, const std::vector<int64_t>& row_index,
                               parquet::RowBatch* batch) const;
 

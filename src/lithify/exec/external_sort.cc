@@ -513,12 +513,15 @@ Status ExternalSorter::Impl::MergeRuns(const std::vector<SortRun*>& inputs, Outp
   const int w = key_width;
   std::vector<std::unique_ptr<RunCursor>> cursors;
   auto load = [&](RunCursor* c) -> Status {
-    LITHIFY_ASSIGN_OR_RETURN(bool more, c->run->Next(*schema, &c->batch, &c->keys));
-    if (more && c->batch.num_rows > 0 && static_cast<int64_t>(c->keys.size()) != c->batch.num_rows * w) {
+    bool more = false;
+    do {  // empty blocks (never written) are stepped over
+      LITHIFY_ASSIGN_OR_RETURN(more, c->run->Next(*schema, &c->batch, &c->keys));
+    } while (more && c->batch.num_rows == 0);
+    if (more && static_cast<int64_t>(c->keys.size()) != c->batch.num_rows * w) {
       return Status::IOError("sort run {} is damaged: {} key bytes for {} rows", c->run->name(), c->keys.size(),
                              c->batch.num_rows);
     }
-    if (!more || c->batch.num_rows == 0) {
+    if (!more) {
       c->done = true;
       c->batch = parquet::RowBatch();
       c->keys.clear();
