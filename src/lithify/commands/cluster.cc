@@ -40,9 +40,15 @@ int64_t BinMemoryShare(const OptimizeSpec& spec, int threads, size_t bins) {
   return std::max<int64_t>(1, spec.clustering_memory_budget / static_cast<int64_t>(running));
 }
 
+int BinSortThreads(int threads, size_t bins) {
+  const size_t running = std::clamp<size_t>(bins, 1, static_cast<size_t>(std::max(1, threads)));
+  return std::max(1, threads / static_cast<int>(running));
+}
+
 Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::RewriteTarget& target,
                                                                 const ClusteringRequest& request,
-                                                                const OptimizeSpec& spec, int64_t bin_budget) {
+                                                                const OptimizeSpec& spec, int64_t bin_budget,
+                                                                int sort_threads) {
   exec::ClusterOptions co;
   co.curve = planner::CurveFor(request.mode, request.columns.size());
   co.schema = &target.file_schema();
@@ -50,6 +56,7 @@ Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::RewriteTar
   LITHIFY_ASSIGN_OR_RETURN(exec::BinIo * inner, target.bin_io({}));
   // The budget is the whole run's: each running bin gets its share.
   co.sort.memory_budget = bin_budget;
+  co.sort.threads = sort_threads;
   co.sort.spill_dir = spec.spill_dir;
   return exec::ClusteringBinIo::Make(inner, std::move(co));
 }

@@ -48,13 +48,17 @@ Result<planner::Plan> PlanClustering(const exec::RewriteTarget& target, const Cl
 // budget / threads: half the budget for a lone bin on the default two threads, which
 // doubled its sort runs).
 int64_t BinMemoryShare(const OptimizeSpec& spec, int threads, size_t bins);
+// Threads each running bin's sorter gets: threads / min(threads, bins), so a lone bin on
+// two threads sorts and spills on a thread of its own (exec::SortOptions::threads).
+int BinSortThreads(int threads, size_t bins);
 
 // The decorator running clustering bins over `target`'s BinIo (made already; the
 // target must outlive it), each with `bin_budget` bytes (BinMemoryShare).
 // InvalidArgument when a column is not a flat leaf of the data files.
 Result<std::unique_ptr<exec::ClusteringBinIo>> MakeClusteringIo(exec::RewriteTarget& target,
                                                                 const ClusteringRequest& request,
-                                                                const OptimizeSpec& spec, int64_t bin_budget);
+                                                                const OptimizeSpec& spec, int64_t bin_budget,
+                                                                int sort_threads = 1);
 
 // Row group size of clustering outputs: a quarter of a bin's share of the memory budget
 // (the data writer buffers one row group), at most the writer's 128 MiB default, at

@@ -326,7 +326,8 @@ TEST_F(ClusterTest, LiquidRefusesWhereAndZOrderBy) {
 }
 
 // Bins that run at once share the budget; a lone bin keeps all of it, whatever the
-// thread count.
+// thread count. Threads left over go to the running bins' sorters (a lone bin on two
+// threads sorts with a spill thread and a writer thread).
 TEST(ClusteringShareTest, ALoneBinKeepsTheWholeBudget) {
   OptimizeSpec spec;
   spec.clustering_memory_budget = 256 << 20;
@@ -338,6 +339,15 @@ TEST(ClusteringShareTest, ALoneBinKeepsTheWholeBudget) {
   for (const Case& c : {Case{1, 1, 256 << 20}, Case{1, 9, 256 << 20}, Case{2, 1, 256 << 20}, Case{2, 5, 128 << 20},
                         Case{4, 2, 128 << 20}, Case{3, 0, 256 << 20}, Case{3, 7, (256 << 20) / 3}}) {
     EXPECT_EQ(BinMemoryShare(spec, c.threads, c.bins), c.share) << c.threads << " threads, " << c.bins << " bins";
+  }
+  struct Threads {
+    int threads;
+    size_t bins;
+    int sort_threads;
+  };
+  for (const Threads& c : {Threads{1, 1, 1}, Threads{2, 1, 2}, Threads{2, 2, 1}, Threads{2, 9, 1}, Threads{4, 1, 4},
+                           Threads{4, 2, 2}, Threads{3, 2, 1}, Threads{2, 0, 2}}) {
+    EXPECT_EQ(BinSortThreads(c.threads, c.bins), c.sort_threads) << c.threads << " threads, " << c.bins << " bins";
   }
 }
 

@@ -422,7 +422,8 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   // Clustering: bins are sorted on their curve key and cut into output_files files.
   std::unique_ptr<exec::ClusteringBinIo> cluster_io;
   if (clustering.active()) {
-    LITHIFY_ASSIGN_OR_RETURN(cluster_io, MakeClusteringIo(target, clustering, spec, bin_budget));
+    LITHIFY_ASSIGN_OR_RETURN(cluster_io, MakeClusteringIo(target, clustering, spec, bin_budget,
+                                                                BinSortThreads(threads, plan.bins.size())));
     bin_io = cluster_io.get();
   }
   LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<exec::BinRunner> runner,

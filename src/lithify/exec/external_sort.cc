@@ -7,9 +7,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <mutex>
 #include <queue>
+#include <thread>
 
 #include "lithify/base/macros.h"
 #include "lithify/base/uuid.h"
@@ -203,7 +208,8 @@ void ResetBatch(const parquet::Schema& schema, parquet::RowBatch* b) {
 // are gathered alongside (sorted runs keep them) and given to the block function.
 class OutputBuilder {
  public:
-  using BlockFn = std::function<Status(const parquet::RowBatch& batch, std::string_view keys)>;
+  // May take the batch's contents (it is reset afterwards).
+  using BlockFn = std::function<Status(parquet::RowBatch& batch, std::string_view keys)>;
 
   OutputBuilder(const parquet::Schema& schema, int64_t max_rows, int64_t max_bytes, std::vector<int64_t> cuts,
                 BlockFn emit, const std::function<Status()>& on_cut, int key_width = 0)
@@ -245,8 +251,9 @@ class OutputBuilder {
   Status Flush() {
     if (cur_.num_rows == 0) return Status::OK();
     if (track_) track_(buffered_bytes());
+    const int64_t rows = cur_.num_rows;  // emit_ may take the batch's contents
     LITHIFY_RETURN_NOT_OK(emit_(cur_, keys_));
-    emitted_ += cur_.num_rows;
+    emitted_ += rows;
     ResetBatch(schema_, &cur_);
     keys_.clear();
     return Status::OK();
@@ -280,8 +287,101 @@ class OutputBuilder {
 
 // The caller's emit as a block function (the final output needs no keys).
 OutputBuilder::BlockFn Rows(const ExternalSorter::EmitFn& emit) {
-  return [&emit](const parquet::RowBatch& b, std::string_view) { return emit(b); };
+  return [&emit](parquet::RowBatch& b, std::string_view) { return emit(b); };
 }
+
+// Calls the caller's emit and on_cut on a thread of its own, in order and one at a time,
+// so that the caller's writer (encoding and compressing the output) runs next to the
+// merge instead of after each batch. Batches wait in a queue of at most `limit` counted
+// bytes (one batch always fits); the merge waits while it is full. Written batches come
+// back for reuse, their buffers keeping their capacity. After emit or on_cut fails,
+// nothing more is called and every Push returns that error.
+class AsyncEmitter {
+ public:
+  AsyncEmitter(const ExternalSorter::EmitFn& emit, const std::function<Status()>& on_cut, int64_t limit)
+      : emit_(emit), on_cut_(on_cut), limit_(limit), thread_([this] { Loop(); }) {}
+  ~AsyncEmitter() { (void)Close(/*drain=*/false); }
+
+  // Queues the batch's rows; `batch` is left with a recycled batch's buffers.
+  Status Push(parquet::RowBatch& batch) {
+    const int64_t bytes = BatchBytes(batch);
+    std::unique_lock<std::mutex> l(mu_);
+    space_.wait(l, [&] { return !status_.ok() || queued_bytes_ == 0 || queued_bytes_ + bytes <= limit_; });
+    if (!status_.ok()) return status_;
+    Item it;
+    if (!free_.empty()) {
+      it.batch = std::move(free_.back());
+      free_.pop_back();
+    }
+    std::swap(it.batch, batch);
+    it.bytes = bytes;
+    queued_bytes_ += bytes;
+    queue_.push_back(std::move(it));
+    ready_.notify_one();
+    return Status::OK();
+  }
+  // Queues an on_cut call (after the batches queued so far).
+  Status Cut() {
+    std::lock_guard<std::mutex> l(mu_);
+    if (!status_.ok()) return status_;
+    queue_.push_back(Item{{}, 0, true});
+    ready_.notify_one();
+    return Status::OK();
+  }
+  // Waits for the thread: after everything queued was written (drain) or after the call
+  // in progress (not drain: what is queued is dropped). The first error of emit / on_cut.
+  Status Close(bool drain) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      closing_ = true;
+      if (!drain) queue_.clear();
+      ready_.notify_one();
+    }
+    if (thread_.joinable()) thread_.join();
+    return status_;
+  }
+
+ private:
+  struct Item {
+    parquet::RowBatch batch;
+    int64_t bytes = 0;
+    bool cut = false;
+  };
+  static constexpr size_t kKeptBatches = 2;
+
+  void Loop() {
+    std::unique_lock<std::mutex> l(mu_);
+    for (;;) {
+      ready_.wait(l, [&] { return !queue_.empty() || closing_; });
+      if (queue_.empty()) return;
+      Item it = std::move(queue_.front());
+      queue_.pop_front();
+      l.unlock();
+      Status st = it.cut ? (on_cut_ ? on_cut_() : Status::OK()) : emit_(it.batch);
+      l.lock();
+      queued_bytes_ -= it.bytes;
+      if (!st.ok() && status_.ok()) {
+        status_ = std::move(st);
+        queue_.clear();
+        queued_bytes_ = 0;
+      }
+      if (!it.cut && free_.size() < kKeptBatches) free_.push_back(std::move(it.batch));
+      space_.notify_one();
+    }
+  }
+
+  const ExternalSorter::EmitFn& emit_;
+  const std::function<Status()>& on_cut_;
+  const int64_t limit_;
+  std::mutex mu_;
+  std::condition_variable ready_, space_;
+  std::deque<Item> queue_;
+  std::vector<parquet::RowBatch> free_;
+  int64_t queued_bytes_ = 0;
+  bool closing_ = false;
+  Status status_;
+  std::thread thread_;  // last: started once the rest is ready
+};
 
 // The smallest output batch the byte limit allows (whatever the budget).
 constexpr int64_t kMinOutputBytes = 64 << 10;
@@ -328,6 +428,15 @@ struct RunCursor {
   const char* key(int64_t r, int w) const { return keys.data() + r * w; }
 };
 
+// Buffered rows: batches with their keys and row indexes, and their counted bytes.
+struct Chunk {
+  std::vector<parquet::RowBatch> batches;
+  std::vector<std::string> keys;
+  std::vector<RowIndex> index;
+  int64_t bytes = 0;
+  bool empty() const { return batches.empty(); }
+};
+
 struct ExternalSorter::Impl {
   const parquet::Schema* schema = nullptr;
   int key_width = 0;
@@ -336,7 +445,8 @@ struct ExternalSorter::Impl {
   std::string dir;
   std::string run_prefix;
   bool made_dir = false;
-  SortStats stats;
+  SortStats stats;  // peak_buffered_bytes is kept in `peak` (spills may run on a thread)
+  std::atomic<int64_t> peak{0};
   // Sizing, all derived from the budget (see Make).
   int64_t output_bytes = 0;   // the emitted batches' byte limit
   int64_t block_bytes = 0;    // a run block's byte limit (what a merge holds per run)
@@ -345,15 +455,26 @@ struct ExternalSorter::Impl {
   size_t fan_in = 2;          // runs merged at once
   int64_t added_bytes = 0;    // BatchBytes of every added batch (for rows per block)
 
-  // The in-memory chunk.
-  std::vector<parquet::RowBatch> batches;
-  std::vector<std::string> keys;
-  std::vector<RowIndex> index;
-  int64_t chunk_bytes = 0;
+  Chunk chunk;  // the rows being buffered
   std::vector<std::unique_ptr<SortRun>> runs;  // current sorted runs, in input order
   int next_file = 0;
+  std::atomic<int64_t> chunk_bytes_now{0};  // chunk.bytes, for the spill thread's Track
 
-  ~Impl() { Cleanup(); }
+  // A chunk being sorted and written on its own thread (options.threads > 1) while Add
+  // buffers the next one: its rows, the run it writes and how that went. Only the spill
+  // thread touches them until Join.
+  struct Background {
+    std::thread thread;
+    Chunk chunk;
+    std::unique_ptr<SortRun> run;
+    Status status;
+    std::atomic<int64_t> chunk_bytes{0};  // what it holds, for the other side's Track
+  } spill;
+
+  ~Impl() {
+    (void)JoinSpill();  // the thread reads this object
+    Cleanup();
+  }
 
   void Cleanup() {
     runs.clear();  // closing a run's descriptor frees its (unlinked) file
@@ -364,7 +485,16 @@ struct ExternalSorter::Impl {
     }
   }
 
-  void Track(int64_t bytes) { stats.peak_buffered_bytes = std::max(stats.peak_buffered_bytes, bytes); }
+  void Track(int64_t bytes) {
+    int64_t cur = peak.load(std::memory_order_relaxed);
+    while (bytes > cur && !peak.compare_exchange_weak(cur, bytes, std::memory_order_relaxed)) {
+    }
+  }
+  // What a spill in flight holds: its chunk, a block and its run's write buffer.
+  int64_t SpillHeld() const {
+    const int64_t c = spill.chunk_bytes.load(std::memory_order_relaxed);
+    return c > 0 ? c + block_bytes + run_buffer : 0;
+  }
 
   Status EnsureDir() {
     if (!dir.empty()) return Status::OK();
@@ -390,8 +520,10 @@ struct ExternalSorter::Impl {
   }
 
   // Stable order of the chunk's rows by key: (batch << 32 | row) refs.
-  std::vector<uint64_t> SortedRefs() const {
-    if (key_width <= 8) return SortedRefsNarrow();
+  std::vector<uint64_t> SortedRefs(const Chunk& c) const {
+    const std::vector<parquet::RowBatch>& batches = c.batches;
+    const std::vector<std::string>& keys = c.keys;
+    if (key_width <= 8) return SortedRefsNarrow(c);
     std::vector<uint64_t> refs;
     for (size_t b = 0; b < batches.size(); ++b) {
       for (int64_t r = 0; r < batches[b].num_rows; ++r) refs.push_back((uint64_t{b} << 32) | static_cast<uint64_t>(r));
@@ -409,7 +541,9 @@ struct ExternalSorter::Impl {
   // refs ascend in arrival order and break ties. Memory: 16 bytes per row (the pairs,
   // compacted in place into the refs afterwards), what Add counts for the refs and the
   // stable sort's buffer.
-  std::vector<uint64_t> SortedRefsNarrow() const {
+  std::vector<uint64_t> SortedRefsNarrow(const Chunk& c) const {
+    const std::vector<parquet::RowBatch>& batches = c.batches;
+    const std::vector<std::string>& keys = c.keys;
     struct KeyRef {
       uint64_t key, ref;
       bool operator<(const KeyRef& o) const { return key != o.key ? key < o.key : ref < o.ref; }
@@ -435,51 +569,95 @@ struct ExternalSorter::Impl {
     return buf;
   }
 
-  // Emits the chunk's rows in key order through `out`; `extra` = other bytes held meanwhile.
-  Status EmitChunk(OutputBuilder* out, int64_t extra) {
-    std::vector<uint64_t> refs = SortedRefs();
-    // chunk_bytes counted the refs and the sort buffer already; add the output batch.
-    out->set_track([this, extra](int64_t batch) { Track(chunk_bytes + extra + batch); });
+  // Emits the rows of `c` in key order through `out`; `held` = other bytes held meanwhile.
+  Status EmitChunk(const Chunk& c, OutputBuilder* out, const std::function<int64_t()>& held) {
+    std::vector<uint64_t> refs = SortedRefs(c);
+    // c.bytes counted the refs and the sort buffer already; add the output batch.
+    out->set_track([this, &c, &held](int64_t batch) { Track(c.bytes + held() + batch); });
     Sources src;
-    for (size_t b = 0; b < batches.size(); ++b) {
-      src.batches.push_back(&batches[b]);
-      src.index.push_back(&index[b]);
-      src.keys.push_back(&keys[b]);
+    for (size_t b = 0; b < c.batches.size(); ++b) {
+      src.batches.push_back(&c.batches[b]);
+      src.index.push_back(&c.index[b]);
+      src.keys.push_back(&c.keys[b]);
     }
     if (!refs.empty()) LITHIFY_RETURN_NOT_OK(out->Gather(src, refs.data(), refs.size()));
     return out->Flush();
   }
 
-  void ClearChunk() {
-    batches.clear();
-    keys.clear();
-    index.clear();
-    chunk_bytes = 0;
-  }
+  // The next run's file name (EnsureDir first).
+  std::string NextRunName() { return fmt::format("{}run-{:05}", run_prefix, next_file++); }
 
-  // Writes one sorted run, with its keys, from what `fill` gathers (in key order).
-  Result<std::unique_ptr<SortRun>> WriteRun(const std::function<Status(OutputBuilder*)>& fill) {
-    LITHIFY_RETURN_NOT_OK(EnsureDir());
-    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<SortRun> run,
-                             SortRun::Create(dir, fmt::format("{}run-{:05}", run_prefix, next_file++), run_buffer));
+  // Writes one sorted run `name`, with its keys, from what `fill` gathers (in key order),
+  // in blocks of at most `block_rows` rows. Touches nothing but the run: it may run on
+  // the spill thread.
+  Result<std::unique_ptr<SortRun>> WriteRun(const std::string& name, int64_t block_rows,
+                                            const std::function<Status(OutputBuilder*)>& fill) const {
+    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<SortRun> run, SortRun::Create(dir, name, run_buffer));
     SortRun* r = run.get();
-    const OutputBuilder::BlockFn emit = [r](const parquet::RowBatch& b, std::string_view k) { return r->Append(b, k); };
+    const OutputBuilder::BlockFn emit = [r](parquet::RowBatch& b, std::string_view k) { return r->Append(b, k); };
     const std::function<Status()> no_cut;
-    OutputBuilder out(*schema, BlockRows(), block_bytes, {}, emit, no_cut, key_width);
+    OutputBuilder out(*schema, block_rows, block_bytes, {}, emit, no_cut, key_width);
     LITHIFY_RETURN_NOT_OK(fill(&out));
     LITHIFY_RETURN_NOT_OK(run->FinishWriting());
-    stats.bytes_spilled += run->size();
     return run;
   }
 
-  Status Spill() {
-    // Held meanwhile: the run's write buffer.
-    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<SortRun> run,
-                             WriteRun([&](OutputBuilder* out) { return EmitChunk(out, run_buffer); }));
-    runs.push_back(std::move(run));
+  void AddRun(std::unique_ptr<SortRun> run) {
+    stats.bytes_spilled += run->size();
     ++stats.runs_spilled;
-    ClearChunk();
+    runs.push_back(std::move(run));
+  }
+
+  // Sorts and writes the buffered chunk as a run, here.
+  Status Spill() {
+    LITHIFY_RETURN_NOT_OK(EnsureDir());
+    const std::function<int64_t()> held = [this] { return run_buffer + SpillHeld(); };
+    LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<SortRun> run, WriteRun(NextRunName(), BlockRows(), [&](OutputBuilder* out) {
+                               return EmitChunk(chunk, out, held);
+                             }));
+    AddRun(std::move(run));
+    chunk = Chunk();
+    chunk_bytes_now.store(0, std::memory_order_relaxed);
     return Status::OK();
+  }
+
+  // Hands the buffered chunk to the spill thread (after the previous spill ended), so
+  // that Add goes on buffering while it is sorted and written.
+  Status SpillInBackground() {
+    LITHIFY_RETURN_NOT_OK(JoinSpill());
+    LITHIFY_RETURN_NOT_OK(EnsureDir());
+    spill.chunk = std::move(chunk);
+    chunk = Chunk();
+    chunk_bytes_now.store(0, std::memory_order_relaxed);
+    spill.chunk_bytes.store(spill.chunk.bytes, std::memory_order_relaxed);
+    const std::string name = NextRunName();
+    const int64_t block_rows = BlockRows();
+    spill.thread = std::thread([this, name, block_rows] {
+      // Held meanwhile: the run's write buffer and the chunk being buffered.
+      const std::function<int64_t()> held = [this] {
+        return run_buffer + chunk_bytes_now.load(std::memory_order_relaxed);
+      };
+      Result<std::unique_ptr<SortRun>> run = WriteRun(name, block_rows, [&](OutputBuilder* out) {
+        return EmitChunk(spill.chunk, out, held);
+      });
+      if (run.ok()) {
+        spill.run = std::move(*run);
+      } else {
+        spill.status = run.status();
+      }
+    });
+    return Status::OK();
+  }
+
+  // Waits for the spill thread; its run joins the others. Its error, if it failed.
+  Status JoinSpill() {
+    if (!spill.thread.joinable()) return Status::OK();
+    spill.thread.join();
+    spill.chunk = Chunk();
+    spill.chunk_bytes.store(0, std::memory_order_relaxed);
+    Status st = std::exchange(spill.status, Status::OK());
+    if (spill.run) AddRun(std::move(spill.run));
+    return st;
   }
 
   // Merges `inputs` (sorted runs, in input order) into `out`; `extra` = other bytes held.
@@ -497,9 +675,11 @@ struct ExternalSorter::Impl {
         }
         std::vector<SortRun*> group;
         for (size_t i = g; i < end; ++i) group.push_back(runs[i].get());
-        LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<SortRun> merged, WriteRun([&](OutputBuilder* out) {
+        LITHIFY_ASSIGN_OR_RETURN(std::unique_ptr<SortRun> merged,
+                                 WriteRun(NextRunName(), BlockRows(), [&](OutputBuilder* out) {
                                    return MergeRuns(group, out, run_buffer);  // + the new run's write buffer
                                  }));
+        stats.bytes_spilled += merged->size();
         for (size_t i = g; i < end; ++i) runs[i].reset();  // their files go
         next.push_back(std::move(merged));
       }
@@ -621,16 +801,20 @@ Result<std::unique_ptr<ExternalSorter>> ExternalSorter::Make(const parquet::Sche
   impl->key_fn = std::move(key_fn);
   impl->options = std::move(options);
   // Budget shares: a chunk of half the budget (spilled with one run block and the run's
-  // write buffer); merging, each open run costs its block with keys and row index (twice
+  // write buffer) -- with a spill thread, two chunks of a quarter, one buffering while
+  // the other is sorted and written; merging, each open run costs its block with keys and row index (twice
   // the block limit, counted generously) and the runs merged at once share 3/8 of the
   // budget -- more runs are first merged in groups (ReduceRuns) -- next to the output
   // batch (an eighth). Blocks of 1/128 of the budget let one pass merge 24 runs, about
-  // 12 budgets of input.
+  // 12 budgets of input (blocks of 1/256 and 48 runs with a spill thread, whose chunks
+  // are half as large).
   const int64_t budget = impl->options.memory_budget;
-  impl->output_bytes = std::max<int64_t>(kMinOutputBytes, budget / 8);
-  impl->block_bytes = std::max<int64_t>(kMinBlockBytes, budget / 128);
+  const bool threaded = impl->options.threads > 1;
+  // With threads, the output batch and the queue to the writer's thread share the eighth.
+  impl->output_bytes = std::max<int64_t>(kMinOutputBytes, budget / (threaded ? 16 : 8));
+  impl->block_bytes = std::max<int64_t>(kMinBlockBytes, budget / (threaded ? 256 : 128));
   impl->run_buffer = std::clamp<int64_t>(budget / 16, kMinBlockBytes, kMaxRunBufferBytes);
-  impl->chunk_limit = std::max<int64_t>(1, budget / 2);
+  impl->chunk_limit = std::max<int64_t>(1, budget / (threaded ? 4 : 2));
   const int64_t per_run = 2 * impl->block_bytes;
   impl->fan_in = static_cast<size_t>(std::clamp<int64_t>(budget * 3 / 8 / per_run, 2, 512));
   return std::unique_ptr<ExternalSorter>(new ExternalSorter(std::move(impl)));
@@ -661,14 +845,17 @@ Status ExternalSorter::Add(parquet::RowBatch batch) {
   RowIndex ix = RowIndex::Of(batch);
   const int64_t batch_bytes = BatchBytes(batch);
   const int64_t bytes = batch_bytes + static_cast<int64_t>(keys.size()) + ix.bytes() + batch.num_rows * 16;
-  if (!s.batches.empty() && s.chunk_bytes + bytes > s.chunk_limit) LITHIFY_RETURN_NOT_OK(s.Spill());
-  s.chunk_bytes += bytes;
+  if (!s.chunk.empty() && s.chunk.bytes + bytes > s.chunk_limit) {
+    LITHIFY_RETURN_NOT_OK(s.options.threads > 1 ? s.SpillInBackground() : s.Spill());
+  }
+  s.chunk.bytes += bytes;
+  s.chunk_bytes_now.store(s.chunk.bytes, std::memory_order_relaxed);
   s.stats.rows += batch.num_rows;
   s.added_bytes += batch_bytes;
-  s.Track(s.chunk_bytes);
-  s.batches.push_back(std::move(batch));
-  s.keys.push_back(std::move(keys));
-  s.index.push_back(std::move(ix));
+  s.Track(s.chunk.bytes + s.SpillHeld());
+  s.chunk.batches.push_back(std::move(batch));
+  s.chunk.keys.push_back(std::move(keys));
+  s.chunk.index.push_back(std::move(ix));
   return Status::OK();
 }
 
@@ -691,29 +878,53 @@ Status ExternalSorter::Finish(const std::vector<int64_t>& cuts, const EmitFn& em
       return Status::InvalidArgument("external sort: cut {} is not within (0, {}) ascending", cuts[i], s.stats.rows);
     }
   }
-  Status st;
+  Status st = s.JoinSpill();
+  if (!st.ok()) {
+    s.Cleanup();
+    return st;
+  }
+  // With a thread to spare, the caller's writer runs next to the merge: emitted batches
+  // wait in a queue of up to an output batch's bytes (counted as held by the merge).
+  std::unique_ptr<AsyncEmitter> async;
+  OutputBuilder::BlockFn block = Rows(emit);
+  std::function<Status()> cut = on_cut;
+  int64_t queued = 0;
+  if (s.options.threads > 1) {
+    queued = s.output_bytes;
+    async = std::make_unique<AsyncEmitter>(emit, on_cut, queued);
+    block = [&async](parquet::RowBatch& b, std::string_view) { return async->Push(b); };
+    cut = [&async] { return async->Cut(); };
+  }
   if (s.runs.empty()) {
     // Everything fits: sort in memory, no temporary file. The output batch is bounded
     // by the row limit and by what the budget leaves.
-    OutputBuilder out(*s.schema, s.options.output_batch_rows, s.output_bytes, cuts, Rows(emit), on_cut);
-    st = s.EmitChunk(&out, 0);
-    s.ClearChunk();
+    OutputBuilder out(*s.schema, s.options.output_batch_rows, s.output_bytes, cuts, block, cut);
+    st = s.EmitChunk(s.chunk, &out, [queued] { return queued; });
+    s.chunk = Chunk();
   } else {
-    if (!s.batches.empty()) st = s.Spill();
+    if (!s.chunk.empty()) st = s.Spill();
     ReleaseFreedMemory();
     if (st.ok()) st = s.ReduceRuns();
     if (st.ok()) {
-      OutputBuilder out(*s.schema, s.options.output_batch_rows, s.output_bytes, cuts, Rows(emit), on_cut);
+      OutputBuilder out(*s.schema, s.options.output_batch_rows, s.output_bytes, cuts, block, cut);
       std::vector<SortRun*> runs;
       for (const auto& r : s.runs) runs.push_back(r.get());
-      st = s.MergeRuns(runs, &out, 0);
+      st = s.MergeRuns(runs, &out, queued);
     }
+  }
+  if (async) {
+    // A failed merge drops what is queued; a failed write is the error either way.
+    Status written = async->Close(/*drain=*/st.ok());
+    if (st.ok()) st = std::move(written);
   }
   s.Cleanup();
   return st;
 }
 
 int64_t ExternalSorter::rows() const { return impl_->stats.rows; }
-const SortStats& ExternalSorter::stats() const { return impl_->stats; }
+const SortStats& ExternalSorter::stats() const {
+  impl_->stats.peak_buffered_bytes = impl_->peak.load();
+  return impl_->stats;
+}
 
 }  // namespace lithify::exec

@@ -35,7 +35,11 @@
 // ending at a cut, on_cut() is called (callers start a new output file there, which
 // range-partitions the output on the key).
 //
-// Not thread-safe; one sorter per bin.
+// With options.threads > 1 the sorter runs two threads of its own next to the caller's:
+// a full chunk is sorted and written on one while Add buffers the next, and Finish calls
+// emit and on_cut on the other, in order and one at a time, while the merge goes on
+// (batches wait in a queue of at most an output batch's bytes, counted in the peak);
+// Finish returns after the last call. Not thread-safe: one caller, one sorter per bin.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +58,10 @@ struct SortOptions {
   int64_t memory_budget = int64_t{256} << 20;  // bytes of buffered rows + keys (>= 1)
   std::string spill_dir;                       // "" = a fresh mkdtemp directory
   int64_t output_batch_rows = 16 * 1024;       // rows per emitted batch (>= 1)
+  // 2 or more: a full chunk is sorted and written on a thread of its own while Add
+  // buffers the next (two chunks of a quarter of the budget instead of one of half), and
+  // emitted batches are handed to the caller on another while the merge goes on.
+  int threads = 1;
 };
 
 struct SortStats {

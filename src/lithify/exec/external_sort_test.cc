@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "lithify/base/macros.h"
 #include "lithify/parquet/row_builder.h"
@@ -256,25 +258,28 @@ TEST(ExternalSortTest, OneTwoAndManyRunsGiveTheInMemoryOrder) {
   const Output in_memory = RunSort(f0, SortOptions{}, {5000}, &mem_stats);
   ASSERT_EQ(mem_stats.runs_spilled, 0);
   ExpectSortedStableSameRows(base, in_memory);
-  // Budgets: a chunk is half the budget and a buffered row costs its batch bytes plus
-  // about 40 bytes of key, index and refs, so 8x the input stays in memory (one sorted
-  // run, never written), 2x spills two or three runs, and 256 KiB many.
+  // Budgets: a chunk is half the budget (a quarter with a spill thread) and a buffered
+  // row costs its batch bytes plus about 70 bytes of key, index and refs, so 16x the
+  // input stays in memory (one sorted run, never written), 2x spills two or three runs
+  // (up to twice as many with a spill thread), and 256 KiB many.
   struct Case {
     int64_t budget;
     int64_t min_runs, max_runs;
   };
-  for (const Case& c : {Case{input_bytes * 8, 0, 0}, Case{input_bytes * 2, 2, 3}, Case{256 << 10, 6, 1 << 20}}) {
-    for (int width : {8, 12}) {
-      SCOPED_TRACE("budget " + std::to_string(c.budget) + " width " + std::to_string(width));
+  for (const Case& c : {Case{input_bytes * 16, 0, 0}, Case{input_bytes * 2, 2, 3}, Case{256 << 10, 6, 1 << 20}}) {
+    for (auto [width, threads] : {std::pair{8, 1}, std::pair{12, 1}, std::pair{8, 2}, std::pair{12, 2}}) {
+      SCOPED_TRACE("budget " + std::to_string(c.budget) + " width " + std::to_string(width) + " threads " +
+                   std::to_string(threads));
       TempDir dir;
       SortOptions o;
       o.memory_budget = c.budget;
       o.spill_dir = dir.path();
+      o.threads = threads;
       Fixture f = Make(12000, 400, 6);
       SortStats stats;
       const Output out = RunSort(f, o, {5000}, &stats, width);
       EXPECT_GE(stats.runs_spilled, c.min_runs);
-      EXPECT_LE(stats.runs_spilled, c.max_runs);
+      EXPECT_LE(stats.runs_spilled, c.max_runs * threads + (threads - 1));
       EXPECT_EQ(out.lines, in_memory.lines);
       EXPECT_EQ(out.cut_rows, (std::vector<int64_t>{5000}));
       EXPECT_LE(stats.peak_buffered_bytes, o.memory_budget);
@@ -287,21 +292,27 @@ TEST(ExternalSortTest, OneTwoAndManyRunsGiveTheInMemoryOrder) {
 // process leaves nothing), the sorter holds them open while it lives and closes them when
 // abandoned.
 TEST(ExternalSortTest, AbandonedSorterRemovesItsRuns) {
-  Fixture f = Make(20000, 500, 3);
-  TempDir dir;
-  SortOptions o;
-  o.memory_budget = 128 << 10;
-  o.spill_dir = dir.path();
-  {
-    auto sorter = ExternalSorter::Make(&f.schema, 8, KeyOfK(), o);
-    ASSERT_TRUE(sorter.ok());
-    for (parquet::RowBatch& b : f.batches) ASSERT_TRUE((*sorter)->Add(std::move(b)).ok());
-    EXPECT_GT((*sorter)->stats().runs_spilled, 0);
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    Fixture f = Make(20000, 500, 3);
+    TempDir dir;
+    SortOptions o;
+    o.memory_budget = 128 << 10;
+    o.spill_dir = dir.path();
+    o.threads = threads;
+    {
+      auto sorter = ExternalSorter::Make(&f.schema, 8, KeyOfK(), o);
+      ASSERT_TRUE(sorter.ok());
+      for (parquet::RowBatch& b : f.batches) ASSERT_TRUE((*sorter)->Add(std::move(b)).ok());
+      EXPECT_GT((*sorter)->stats().runs_spilled, 0);
+      EXPECT_EQ(dir.entries(), 0u);
+      // A spill in flight on its thread holds one more run than those counted.
+      EXPECT_GE(dir.open_unlinked(), static_cast<size_t>((*sorter)->stats().runs_spilled));
+      EXPECT_LE(dir.open_unlinked(), static_cast<size_t>((*sorter)->stats().runs_spilled + threads - 1));
+    }  // abandoned, possibly with a spill running
     EXPECT_EQ(dir.entries(), 0u);
-    EXPECT_EQ(dir.open_unlinked(), static_cast<size_t>((*sorter)->stats().runs_spilled));
+    EXPECT_EQ(dir.open_unlinked(), 0u);
   }
-  EXPECT_EQ(dir.entries(), 0u);
-  EXPECT_EQ(dir.open_unlinked(), 0u);
 }
 
 TEST(ExternalSortTest, KeyErrorsAndBadCutsAreReported) {
@@ -319,6 +330,60 @@ TEST(ExternalSortTest, KeyErrorsAndBadCutsAreReported) {
   Status st = (*sorter)->Finish({10}, [](const parquet::RowBatch&) { return Status::OK(); }, {});
   EXPECT_TRUE(st.IsInvalidArgument()) << st.ToString();
   EXPECT_FALSE(ExternalSorter::Make(&g.schema, 0, KeyOfK()).ok());
+}
+
+// With threads, emit and on_cut run on a thread of the sorter's own, never two at once;
+// a failing emit or on_cut is Finish's error (after a spill and in memory), the merge
+// stops at it, and no run is left open.
+TEST(ExternalSortTest, ThreadedWriterErrorsStopTheMergeAndAreReported) {
+  for (int64_t budget : {int64_t{128} << 10, int64_t{64} << 20}) {
+    for (bool fail_cut : {false, true}) {
+      SCOPED_TRACE("budget " + std::to_string(budget) + (fail_cut ? " on_cut fails" : " emit fails"));
+      Fixture f = Make(20000, 500, 3);
+      TempDir dir;
+      SortOptions o;
+      o.memory_budget = budget;
+      o.spill_dir = dir.path();
+      o.threads = 2;
+      o.output_batch_rows = 1000;
+      auto sorter = ExternalSorter::Make(&f.schema, 8, KeyOfK(), o);
+      ASSERT_TRUE(sorter.ok());
+      for (parquet::RowBatch& b : f.batches) ASSERT_TRUE((*sorter)->Add(std::move(b)).ok());
+      const std::thread::id caller = std::this_thread::get_id();
+      std::atomic<int> inside{0};
+      std::atomic<bool> overlapped{false}, on_caller{false};
+      int64_t emitted = 0, batches_after_failure = 0;
+      bool failed = false;
+      auto enter = [&] {
+        if (inside.fetch_add(1) != 0) overlapped = true;
+        if (std::this_thread::get_id() == caller) on_caller = true;
+      };
+      Status st = (*sorter)->Finish(
+          {5000},
+          [&](const parquet::RowBatch& b) {
+            enter();
+            if (failed) ++batches_after_failure;
+            emitted += b.num_rows;
+            Status r = !fail_cut && emitted > 3000 ? Status::IOError("disk full") : Status::OK();
+            failed = failed || !r.ok();
+            inside.fetch_sub(1);
+            return r;
+          },
+          [&]() -> Status {
+            enter();
+            inside.fetch_sub(1);
+            if (!fail_cut) return Status::OK();
+            failed = true;
+            return Status::IOError("cannot open the next file");
+          });
+      EXPECT_TRUE(st.IsIOError()) << st.ToString();
+      EXPECT_NE(st.ToString().find(fail_cut ? "next file" : "disk full"), std::string::npos) << st.ToString();
+      EXPECT_EQ(batches_after_failure, 0);
+      EXPECT_FALSE(overlapped);
+      EXPECT_FALSE(on_caller);
+      EXPECT_EQ(dir.open_unlinked(), 0u);
+    }
+  }
 }
 
 TEST(ExternalSortTest, AppendRowsCopiesNestedRanges) {

@@ -38,6 +38,15 @@ size_t Bytes(const std::vector<T>& v) {
 Result<std::unique_ptr<SortRun>> SortRun::Create(const std::string& dir, const std::string& name,
                                                  int64_t buffer_bytes) {
   const std::string path = dir + "/" + name;
+  const size_t buffer = static_cast<size_t>(std::max<int64_t>(1, buffer_bytes));
+#ifdef O_TMPFILE
+  // A file that never has a name (Linux 3.11+, most local filesystems): nothing to unlink.
+  const int tmp = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (tmp >= 0) return std::unique_ptr<SortRun>(new SortRun(tmp, path, buffer));
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    return Status::IOError("cannot create sort run {}: {}", path, strerror(errno));
+  }
+#endif
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) return Status::IOError("cannot create sort run {}: {}", path, strerror(errno));
   // Unlinked at once: the descriptor is the only reference, so the file goes with it.
@@ -46,7 +55,7 @@ Result<std::unique_ptr<SortRun>> SortRun::Create(const std::string& dir, const s
     ::close(fd);
     return Status::IOError("cannot unlink sort run {}: {}", path, strerror(e));
   }
-  return std::unique_ptr<SortRun>(new SortRun(fd, path, static_cast<size_t>(std::max<int64_t>(1, buffer_bytes))));
+  return std::unique_ptr<SortRun>(new SortRun(fd, path, buffer));
 }
 
 SortRun::~SortRun() {

@@ -8,8 +8,8 @@
 // a small header, so writing is a write(2) from the batch's buffers (small pieces
 // gathered in a write buffer first) and reading is a read(2) into the batch's buffers.
 //
-// Lifetime: the file is created with a unique name in `dir` and unlinked at once; only
-// the descriptor keeps it. Nothing is left on disk when the process ends in any way (an
+// Lifetime: the file is created in `dir` without a name (O_TMPFILE), or where the
+// filesystem cannot, with a unique name unlinked at once; only the descriptor keeps it. Nothing is left on disk when the process ends in any way (an
 // error, abandonment, a crash or a kill), and there is no fsync: nothing here outlives
 // the sort.
 //
@@ -38,7 +38,8 @@ namespace lithify::exec {
 
 class SortRun {
  public:
-  // Creates the run's file as dir/name (O_EXCL) and unlinks it. `name` appears in errors.
+  // Creates the run's file in `dir`, nameless or as dir/name (O_EXCL) unlinked at once.
+  // dir/name appears in errors.
   // Writes go through a buffer of `buffer_bytes` (>= 1).
   static Result<std::unique_ptr<SortRun>> Create(const std::string& dir, const std::string& name,
                                                  int64_t buffer_bytes);
