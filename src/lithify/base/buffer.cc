@@ -3,6 +3,8 @@
 #include <new>
 #include <utility>
 
+#include "lithify/base/large_alloc.h"
+
 namespace lithify {
 
 void Buffer::Grow(size_t n) {
@@ -19,6 +21,17 @@ void Buffer::Grow(size_t n) {
   if (p == nullptr) throw std::bad_alloc();
   data_ = p;
   capacity_ = cap;
+}
+
+void Buffer::ReserveLarge(size_t n) {
+  if (n <= capacity_) return;
+  if (n < kLargeBlock) return Reserve(n);
+  // AllocateLarge's blocks of kLargeBlock or more may be freed (and realloc'd) as malloc's.
+  auto* p = static_cast<uint8_t*>(AllocateLarge(n));
+  if (size_ > 0) std::memcpy(p, data_, size_);
+  std::free(data_);
+  data_ = p;
+  capacity_ = LargeAllocationSize(n);
 }
 
 }  // namespace lithify

@@ -482,7 +482,9 @@ class FileWriterImpl final : public FileWriter {
       spare = std::move(*best);
       spare_buffers_.erase(best);
     }
-    spare.Reserve(want);
+    // Huge pages: a chunk buffer is filled once from fresh memory, and a 4 KiB page
+    // fault per page filled was 5% of a one-bin rewrite's time on these VMs.
+    spare.ReserveLarge(want);
     return spare;
   }
 
