@@ -461,14 +461,13 @@ struct ExternalSorter::Impl {
   std::atomic<int64_t> chunk_bytes_now{0};  // chunk.bytes, for the spill thread's Track
 
   // A chunk being sorted and written on its own thread (options.threads > 1) while Add
-  // buffers the next one: its rows, the run it writes and how that went. Only the spill
-  // thread touches them until Join.
+  // buffers the next one: its rows, the run it writes and how that went. Until Join the
+  // spill thread writes only run and status, and reads chunk.
   struct Background {
     std::thread thread;
     Chunk chunk;
     std::unique_ptr<SortRun> run;
     Status status;
-    std::atomic<int64_t> chunk_bytes{0};  // what it holds, for the other side's Track
   } spill;
 
   ~Impl() {
@@ -490,10 +489,13 @@ struct ExternalSorter::Impl {
     while (bytes > cur && !peak.compare_exchange_weak(cur, bytes, std::memory_order_relaxed)) {
     }
   }
-  // What a spill in flight holds: its chunk, a block and its run's write buffer.
-  int64_t SpillHeld() const {
-    const int64_t c = spill.chunk_bytes.load(std::memory_order_relaxed);
-    return c > 0 ? c + block_bytes + run_buffer : 0;
+  // What a spill in flight holds: its chunk, a block and its run's write buffer. (Called
+  // by the sorter's caller, which alone starts and joins the spill thread.)
+  int64_t SpillHeld() const { return spill.thread.joinable() ? spill.chunk.bytes + block_bytes + run_buffer : 0; }
+  // Empties the buffered chunk (spilled, handed over or emitted).
+  void ResetChunk() {
+    chunk = Chunk();
+    chunk_bytes_now.store(0, std::memory_order_relaxed);
   }
 
   Status EnsureDir() {
@@ -616,8 +618,7 @@ struct ExternalSorter::Impl {
                                return EmitChunk(chunk, out, held);
                              }));
     AddRun(std::move(run));
-    chunk = Chunk();
-    chunk_bytes_now.store(0, std::memory_order_relaxed);
+    ResetChunk();
     return Status::OK();
   }
 
@@ -627,9 +628,7 @@ struct ExternalSorter::Impl {
     LITHIFY_RETURN_NOT_OK(JoinSpill());
     LITHIFY_RETURN_NOT_OK(EnsureDir());
     spill.chunk = std::move(chunk);
-    chunk = Chunk();
-    chunk_bytes_now.store(0, std::memory_order_relaxed);
-    spill.chunk_bytes.store(spill.chunk.bytes, std::memory_order_relaxed);
+    ResetChunk();
     const std::string name = NextRunName();
     const int64_t block_rows = BlockRows();
     spill.thread = std::thread([this, name, block_rows] {
@@ -654,7 +653,6 @@ struct ExternalSorter::Impl {
     if (!spill.thread.joinable()) return Status::OK();
     spill.thread.join();
     spill.chunk = Chunk();
-    spill.chunk_bytes.store(0, std::memory_order_relaxed);
     Status st = std::exchange(spill.status, Status::OK());
     if (spill.run) AddRun(std::move(spill.run));
     return st;
@@ -900,7 +898,7 @@ Status ExternalSorter::Finish(const std::vector<int64_t>& cuts, const EmitFn& em
     // by the row limit and by what the budget leaves.
     OutputBuilder out(*s.schema, s.options.output_batch_rows, s.output_bytes, cuts, block, cut);
     st = s.EmitChunk(s.chunk, &out, [queued] { return queued; });
-    s.chunk = Chunk();
+    s.ResetChunk();
   } else {
     if (!s.chunk.empty()) st = s.Spill();
     ReleaseFreedMemory();
