@@ -48,8 +48,9 @@ Result<planner::Plan> PlanClustering(const exec::RewriteTarget& target, const Cl
 // budget / threads: half the budget for a lone bin on the default two threads, which
 // doubled its sort runs).
 int64_t BinMemoryShare(const OptimizeSpec& spec, int threads, size_t bins);
-// Threads each running bin's sorter gets: threads / min(threads, bins), so a lone bin on
-// two threads sorts and spills on a thread of its own (exec::SortOptions::threads).
+// Threads each running bin gets: threads / min(threads, bins), so a lone bin on two
+// threads sorts and spills on a thread of its own (exec::SortOptions::threads), or
+// encodes two column chunks at once (exec::BinIoOptions::column_threads).
 int BinSortThreads(int threads, size_t bins);
 
 // The decorator running clustering bins over `target`'s BinIo (made already; the

@@ -415,6 +415,9 @@ Result<OptimizeResult> Optimize(io::FileSystem* fs, const std::string& root, con
   // Bins run min(threads, bins) at once (batches only lower that), each with its share.
   const int64_t bin_budget = BinMemoryShare(spec, threads, plan.bins.size());
   if (clustering.active()) bo.row_group_bytes = ClusteringOutputRowGroupBytes(bin_budget);
+  // A lone bin encodes its column chunks on every thread; bins side by side already use
+  // them, and each chunk in flight would be held whole (2.3x the streamed bins' peak).
+  bo.column_threads = BinSortThreads(threads, plan.bins.size());
   LITHIFY_ASSIGN_OR_RETURN(exec::BinIo * bin_io, target.bin_io(bo));
   exec::ExecOptions eo;
   eo.threads = threads;

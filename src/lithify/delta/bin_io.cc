@@ -370,6 +370,7 @@ Result<std::optional<std::vector<exec::OutputFile>>> DeltaBinIo::RewriteWhole(co
   parquet::RewriteOptions ro;
   ro.writer = delta::DataFileParquetOptions(parquet::WriterOptions{});  // as OpenSink's DataFileWriter
   ro.copy_row_group_min_bytes = copy_row_group_min_bytes_;
+  ro.threads = column_threads_;
   ro.split_row_groups = true;  // decoded row groups above the target are re-cut, as the writer would cut them
   // The output has the table's data-file schema, whatever annotations the inputs carry.
   ro.output_schema = file_schema_;

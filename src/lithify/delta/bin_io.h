@@ -89,6 +89,8 @@ class DeltaBinIo final : public exec::BinIo {
   const parquet::Schema& file_schema() const { return file_schema_; }
   // Clustering keeps output row groups within its memory budget (the writer buffers one).
   void set_row_group_bytes(int64_t bytes) { row_group_bytes_ = bytes; }
+  // Column chunks a columnar bin encodes at once (exec::BinIoOptions::column_threads).
+  void set_column_threads(int threads) { column_threads_ = threads; }
   const table::FileEntry* Find(const planner::FileRef& f) const {
     auto it = by_key_.find({f.path, f.dv_unique_id});
     return it == by_key_.end() ? nullptr : it->second;
@@ -148,6 +150,7 @@ class DeltaBinIo final : public exec::BinIo {
   std::unique_ptr<exec::BatchConformer> conformer_;
   std::map<FileKeyT, const table::FileEntry*> by_key_;
   int64_t row_group_bytes_ = 0;  // 0 = the writer's default
+  int column_threads_ = 0;       // 0 = the CPU pool's size
   // The fast path's pieces of DataFileWriter.
   bool columnar_ = true;
   int64_t copy_row_group_min_bytes_ = 0;

@@ -152,6 +152,7 @@ class DeltaRewriteTarget final : public exec::RewriteTarget {
     LITHIFY_ASSIGN_OR_RETURN(bin_io_, DeltaBinIo::Make(fs_, ctx_.snapshot, ctx_.rows.get(), rt));
     bin_io_->set_columnar(options.columnar, options.copy_row_group_min_bytes);
     if (options.row_group_bytes > 0) bin_io_->set_row_group_bytes(options.row_group_bytes);
+    bin_io_->set_column_threads(options.column_threads);
     return bin_io_.get();
   }
 

@@ -53,6 +53,10 @@ struct BinIoOptions {
   bool columnar = true;                   // whole-column rewrites where the inputs allow
   int64_t copy_row_group_min_bytes = 0;   // input row groups copied whole from this size
   int64_t row_group_bytes = 0;            // output row group size; 0 = the writer's default
+  // Column chunks one bin encodes at once (parquet::RewriteOptions::threads); 0 = the CPU
+  // pool's size. Bins that already run side by side on every thread take 1: each leaf
+  // then streams its pages instead of holding a compressed chunk per leaf in flight.
+  int column_threads = 0;
 };
 
 class RewriteTarget {

@@ -1,6 +1,7 @@
 #include "lithify/parquet/column_batch.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "lithify/parquet/schema.h"
@@ -36,6 +37,73 @@ void ColumnValues::Clear() {
   fixed.Clear();
   offsets.clear();
   data.Clear();
+  dictionary = nullptr;
+  dictionary_id = 0;
+  indices.clear();
+}
+
+namespace {
+
+template <size_t W>
+void GatherFixed(const uint8_t* dict, const uint32_t* idx, int64_t n, uint8_t* out) {
+  for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * W, dict + size_t{idx[i]} * W, W);
+}
+
+void GatherFixedAny(const uint8_t* dict, const uint32_t* idx, int64_t n, size_t w, uint8_t* out) {
+  switch (w) {
+    case 1: return GatherFixed<1>(dict, idx, n, out);
+    case 4: return GatherFixed<4>(dict, idx, n, out);
+    case 8: return GatherFixed<8>(dict, idx, n, out);
+    case 12: return GatherFixed<12>(dict, idx, n, out);
+    case 16: return GatherFixed<16>(dict, idx, n, out);
+    default:
+      for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * w, dict + size_t{idx[i]} * w, w);
+  }
+}
+
+}  // namespace
+
+void ColumnValues::AppendGathered(const ColumnValues& dict, const uint32_t* idx, int64_t n) {
+  if (n <= 0) return;
+  if (!dict.is_byte_array()) {
+    const size_t w = dict.width();
+    const size_t old = fixed.size();
+    fixed.Resize(old + static_cast<size_t>(n) * w);
+    GatherFixedAny(dict.fixed.data(), idx, n, w, fixed.data() + old);
+    count += n;
+    return;
+  }
+  const int64_t* doff = dict.offsets.data();
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) total += doff[idx[i] + 1] - doff[idx[i]];
+  if (offsets.empty()) offsets.push_back(0);
+  const size_t old_off = offsets.size();
+  offsets.resize(old_off + static_cast<size_t>(n));
+  const size_t old_data = data.size();
+  data.Resize(old_data + static_cast<size_t>(total));
+  int64_t* off = offsets.data() + old_off;
+  uint8_t* out = data.data();
+  const uint8_t* src = dict.data.data();
+  int64_t end = static_cast<int64_t>(old_data);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t b = doff[idx[i]];
+    const int64_t len = doff[idx[i] + 1] - b;
+    if (len > 0) std::memcpy(out + end, src + b, static_cast<size_t>(len));
+    end += len;
+    off[i] = end;
+  }
+  count += n;
+}
+
+void ColumnValues::Materialize() {
+  if (!is_dictionary()) return;
+  const ColumnValues* dict = dictionary;
+  std::vector<uint32_t> idx = std::move(indices);
+  const int64_t n = count;
+  Clear();
+  AppendGathered(*dict, idx.data(), n);
+  indices = std::move(idx);  // keeps its capacity for the next dictionary form
+  indices.clear();
 }
 
 void ColumnValues::AppendRange(const ColumnValues& other, int64_t begin, int64_t end) {
@@ -45,6 +113,24 @@ void ColumnValues::AppendRange(const ColumnValues& other, int64_t begin, int64_t
     type_length = other.type_length;
   }
   int64_t n = end - begin;
+  if (other.is_dictionary()) {
+    if (count == 0 || (is_dictionary() && dictionary_id == other.dictionary_id)) {
+      if (count == 0) {
+        fixed.Clear();
+        offsets.clear();
+        data.Clear();
+        dictionary = other.dictionary;
+        dictionary_id = other.dictionary_id;
+      }
+      indices.insert(indices.end(), other.indices.begin() + begin, other.indices.begin() + end);
+      count += n;
+      return;
+    }
+    Materialize();
+    AppendGathered(*other.dictionary, other.indices.data() + begin, n);
+    return;
+  }
+  Materialize();
   if (is_byte_array()) {
     if (offsets.empty()) offsets.push_back(0);
     int64_t src_begin = other.offsets[begin];
@@ -115,6 +201,7 @@ ColumnValues EmptyLike(const ColumnValues& v) {
   out.fixed.Reserve(v.fixed.size());
   out.data.Reserve(v.data.size());
   out.offsets.reserve(v.offsets.size());
+  out.indices.reserve(v.indices.size());
   return out;
 }
 

@@ -33,6 +33,15 @@ struct ColumnDescriptor;
 size_t PhysicalTypeWidth(PhysicalType type, int32_t type_length);
 
 // Dense non-null values of one leaf column.
+//
+// Dictionary form: only a consumer that asked a reader for it (ValueForm::
+// kDictionaryIndices, a rewrite) ever sees it. Value i is then entry indices[i] of
+// *dictionary (plain form, every index < dictionary->count), and fixed/offsets/data are
+// empty. The dictionary belongs to the reader and stays valid until the reader decodes
+// its next page or chunk, so a batch in this form is consumed before the next read and
+// never kept; dictionary_id (unique in the process, never 0) tells dictionaries apart
+// without keeping them. A rewrite passes dictionary-encoded input straight through:
+// the writer maps each input entry once instead of hashing every value.
 struct ColumnValues {
   PhysicalType type = PhysicalType::kInt32;
   int32_t type_length = 0;        // FIXED_LEN_BYTE_ARRAY width
@@ -40,6 +49,11 @@ struct ColumnValues {
   Buffer fixed;                   // fixed-width types: count * width bytes
   std::vector<int64_t> offsets;   // BYTE_ARRAY: count + 1 entries (empty when count == 0 is fine)
   Buffer data;                    // BYTE_ARRAY payload
+  const ColumnValues* dictionary = nullptr;  // dictionary form (see above)
+  uint64_t dictionary_id = 0;
+  std::vector<uint32_t> indices;             // dictionary form: count entries
+
+  bool is_dictionary() const { return dictionary != nullptr; }
 
   // Byte width of one fixed-width value (0 for BYTE_ARRAY).
   size_t width() const { return PhysicalTypeWidth(type, type_length); }
@@ -57,9 +71,16 @@ struct ColumnValues {
     std::memcpy(&v, fixed.data() + i * sizeof(T), sizeof(T));
     return v;
   }
+  // Empties the values (keeping capacity); plain form.
   void Clear();
-  // Appends values [begin, end) of `other` (same type).
+  // Appends values [begin, end) of `other` (same type). The result stays in dictionary
+  // form when both are of the same dictionary (or this is empty); otherwise it is plain.
   void AppendRange(const ColumnValues& other, int64_t begin, int64_t end);
+  // Appends entries idx[0..n) of `dict` (plain form, same type, every index checked
+  // < dict.count by the caller) as plain values. Precondition: this is in plain form.
+  void AppendGathered(const ColumnValues& dict, const uint32_t* idx, int64_t n);
+  // Turns the dictionary form into the plain form (no-op for plain values).
+  void Materialize();
 };
 
 // One leaf column's slice of a batch.

@@ -1,6 +1,7 @@
 #include "lithify/parquet/column_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "lithify/base/macros.h"
@@ -89,24 +90,6 @@ Status DecodeLevelRun(ByteView in, Encoding encoding, int max_level, int16_t* ou
   return Status::OK();
 }
 
-template <size_t W>
-void GatherFixed(const uint8_t* dict, const uint32_t* idx, int64_t n, uint8_t* out) {
-  for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * W, dict + size_t{idx[i]} * W, W);
-}
-
-void GatherFixedAny(const uint8_t* dict, const uint32_t* idx, int64_t n, size_t w,
-                    uint8_t* out) {
-  switch (w) {
-    case 1: return GatherFixed<1>(dict, idx, n, out);
-    case 4: return GatherFixed<4>(dict, idx, n, out);
-    case 8: return GatherFixed<8>(dict, idx, n, out);
-    case 12: return GatherFixed<12>(dict, idx, n, out);
-    case 16: return GatherFixed<16>(dict, idx, n, out);
-    default:
-      for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * w, dict + size_t{idx[i]} * w, w);
-  }
-}
-
 }  // namespace
 
 namespace {
@@ -131,10 +114,12 @@ int64_t CountEqual(const int16_t* p, int64_t n, int16_t x) {
 void EraseFrontValues(ColumnValues* v, int64_t n) {
   if (n <= 0) return;
   if (n >= v->count) {
-    v->fixed.Clear();
-    v->offsets.clear();
-    v->data.Clear();
-    v->count = 0;
+    v->Clear();
+    return;
+  }
+  if (v->is_dictionary()) {
+    v->indices.erase(v->indices.begin(), v->indices.begin() + n);
+    v->count -= n;
     return;
   }
   if (v->is_byte_array()) {
@@ -403,6 +388,7 @@ int64_t ColumnChunkReader::CostTo(const Cursor& c) const {
   int64_t values = c.value - consumed_.value;
   int64_t level_bytes = levels * 2 * ((descr_->max_def > 0) + (descr_->max_rep > 0));
   const ColumnValues& v = pending_.values;
+  if (v.is_dictionary()) return level_bytes + values * 4;
   if (v.is_byte_array()) {
     int64_t data = values > 0 ? v.offsets[c.value] - v.offsets[consumed_.value] : 0;
     return level_bytes + values * 8 + data;
@@ -533,6 +519,7 @@ void ColumnChunkReader::TrimMemory() {
   auto big = [](size_t bytes) { return bytes > kKeepScratch; };
   if (big(pending_.values.fixed.capacity()) || big(pending_.values.data.capacity()) ||
       big(pending_.values.offsets.capacity() * sizeof(int64_t)) ||
+      big(pending_.values.indices.capacity() * sizeof(uint32_t)) ||
       big(pending_.def_levels.capacity() * sizeof(int16_t)) ||
       big(pending_.rep_levels.capacity() * sizeof(int16_t))) {
     pending_ = ColumnData();
@@ -647,6 +634,8 @@ Status ColumnChunkReader::ReadDictionaryPage(const PageHeader& header, ByteView 
   (void)consumed;
   dict_.count = dh.num_values;
   has_dictionary_ = true;
+  static std::atomic<uint64_t> next_dict_id{1};
+  dict_id_ = next_dict_id.fetch_add(1, std::memory_order_relaxed);
   return Status::OK();
 }
 
@@ -836,6 +825,25 @@ Status ColumnChunkReader::DecodeValues(Encoding encoding, ByteView in, int64_t n
   int32_t type_length = descr_->type_length;
   int64_t width = static_cast<int64_t>(PhysicalTypeWidth(type, type_length));
   bool is_ba = type == PhysicalType::kByteArray;
+  const bool dict_page = encoding == Encoding::kPlainDictionary || encoding == Encoding::kRleDictionary;
+  if (dict_page && options_.dictionary_indices && has_dictionary_ && (v.count == 0 || v.is_dictionary())) {
+    LITHIFY_RETURN_NOT_OK(ChargeMemory(n * 4));
+    if (v.count == 0) {
+      v.Clear();
+      v.dictionary = &dict_;
+      v.dictionary_id = dict_id_;
+    }
+    const size_t old = v.indices.size();
+    v.indices.resize(old + static_cast<size_t>(n));
+    LITHIFY_RETURN_NOT_OK(DecodeDictionaryIndices(in, n, v.indices.data() + old));
+    v.count += n;
+    return Status::OK();
+  }
+  if (v.is_dictionary()) {
+    // Pending values of a dictionary page, followed by a page of another encoding.
+    LITHIFY_RETURN_NOT_OK(ChargeMemory(v.count * (is_ba ? 8 : width)));
+    v.Materialize();
+  }
   if (is_ba && v.offsets.empty()) v.offsets.push_back(0);
   switch (encoding) {
     case Encoding::kPlain: {
@@ -853,9 +861,12 @@ Status ColumnChunkReader::DecodeValues(Encoding encoding, ByteView in, int64_t n
       if (!has_dictionary_) {
         return Status::Corruption("dictionary-encoded page without a dictionary page");
       }
-      LITHIFY_RETURN_NOT_OK(DecodeDictionaryIndices(in, n));
-      LITHIFY_RETURN_NOT_OK(GatherFromDictionary(n));
-      break;
+      if (n > options_.max_decoded_bytes / 4) {  // scratch only: not charged to the chunk
+        return Status::NotSupported("page with {} dictionary indices exceeds the per-page limit", n);
+      }
+      indices_.resize(static_cast<size_t>(n));
+      LITHIFY_RETURN_NOT_OK(DecodeDictionaryIndices(in, n, indices_.data()));
+      return GatherFromDictionary(n);  // counts the values
     case Encoding::kRle: {
       if (type != PhysicalType::kBoolean) {
         return Status::Corruption("RLE value encoding on a {} column",
@@ -942,19 +953,15 @@ Status ColumnChunkReader::DecodeValues(Encoding encoding, ByteView in, int64_t n
   return Status::OK();
 }
 
-Status ColumnChunkReader::DecodeDictionaryIndices(ByteView in, int64_t n) {
+Status ColumnChunkReader::DecodeDictionaryIndices(ByteView in, int64_t n, uint32_t* out) {
   if (in.empty()) return Status::Corruption("dictionary indices: missing bit width");
   int bw = in[0];
   if (bw > 32) return Status::Corruption("dictionary indices: bit width {} above 32", bw);
-  if (n > options_.max_decoded_bytes / 4) {  // scratch only: not charged to the chunk
-    return Status::NotSupported("page with {} dictionary indices exceeds the per-page limit", n);
-  }
-  indices_.resize(static_cast<size_t>(n));
   RleBitPackedDecoder dec(in.data() + 1, in.size() - 1, bw);
-  LITHIFY_RETURN_NOT_OK(dec.Decode(indices_.data(), static_cast<size_t>(n)));
+  LITHIFY_RETURN_NOT_OK(dec.Decode(out, static_cast<size_t>(n)));
   uint32_t max_index = 0;
-  for (int64_t i = 0; i < n; ++i) max_index = std::max(max_index, indices_[i]);
-  if (static_cast<int64_t>(max_index) >= dict_.count) {
+  for (int64_t i = 0; i < n; ++i) max_index = std::max(max_index, out[i]);
+  if (n > 0 && static_cast<int64_t>(max_index) >= dict_.count) {
     return Status::Corruption("dictionary index {} out of range (dictionary has {} values)",
                               max_index, dict_.count);
   }
@@ -964,33 +971,14 @@ Status ColumnChunkReader::DecodeDictionaryIndices(ByteView in, int64_t n) {
 Status ColumnChunkReader::GatherFromDictionary(int64_t n) {
   ColumnValues& v = pending_.values;
   const uint32_t* idx = indices_.data();
-  if (!dict_.is_byte_array()) {
-    size_t w = dict_.width();
-    LITHIFY_RETURN_NOT_OK(ChargeMemory(n * static_cast<int64_t>(w)));
-    size_t old = v.fixed.size();
-    v.fixed.Resize(old + static_cast<size_t>(n) * w);
-    GatherFixedAny(dict_.fixed.data(), idx, n, w, v.fixed.data() + old);
-    return Status::OK();
+  int64_t bytes = n * static_cast<int64_t>(dict_.width());
+  if (dict_.is_byte_array()) {
+    const int64_t* doff = dict_.offsets.data();
+    bytes = n * 8;
+    for (int64_t i = 0; i < n; ++i) bytes += doff[idx[i] + 1] - doff[idx[i]];
   }
-  const int64_t* doff = dict_.offsets.data();
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) total += doff[idx[i] + 1] - doff[idx[i]];
-  LITHIFY_RETURN_NOT_OK(ChargeMemory(total + n * 8));
-  size_t old_off = v.offsets.size();
-  v.offsets.resize(old_off + static_cast<size_t>(n));
-  size_t old_data = v.data.size();
-  v.data.Resize(old_data + static_cast<size_t>(total));
-  int64_t* off = v.offsets.data() + old_off;
-  uint8_t* out = v.data.data();
-  const uint8_t* src = dict_.data.data();
-  int64_t end = static_cast<int64_t>(old_data);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t b = doff[idx[i]];
-    int64_t len = doff[idx[i] + 1] - b;
-    if (len > 0) std::memcpy(out + end, src + b, static_cast<size_t>(len));
-    end += len;
-    off[i] = end;
-  }
+  LITHIFY_RETURN_NOT_OK(ChargeMemory(bytes));
+  v.AppendGathered(dict_, idx, n);
   return Status::OK();
 }
 

@@ -37,6 +37,10 @@ struct ChunkReadOptions {
   // by one MeasureRows call (a hostile page can claim billions of RLE-encoded values in
   // a few bytes).
   int64_t max_decoded_bytes = int64_t{2} << 30;
+  // Values of dictionary-encoded pages are handed out in dictionary form (ColumnValues:
+  // indices into the chunk's dictionary, which this reader keeps) instead of gathered.
+  // A page of another encoding turns what is pending into plain values first.
+  bool dictionary_indices = false;
 };
 
 class ColumnChunkReader {
@@ -120,7 +124,9 @@ class ColumnChunkReader {
   Status DecodeLevels(int32_t num_values, ByteView rep, Encoding rep_encoding, ByteView def,
                       Encoding def_encoding, int64_t* non_null);
   Status DecodeValues(Encoding encoding, ByteView in, int64_t n);
-  Status DecodeDictionaryIndices(ByteView in, int64_t n);
+  // Decodes n indices into `out`, checked against the dictionary's size.
+  Status DecodeDictionaryIndices(ByteView in, int64_t n, uint32_t* out);
+  // Appends indices_[0..n)'s entries to the pending values, counting them.
   Status GatherFromDictionary(int64_t n);
   Status ChargeMemory(int64_t bytes);
   // Returns the page bytes after decompression (`page` itself when uncompressed).
@@ -183,6 +189,7 @@ class ColumnChunkReader {
   Buffer window_;
   Buffer scratch_;
   ColumnValues dict_;
+  uint64_t dict_id_ = 0;  // of dict_ (ColumnValues::dictionary_id), new per dictionary page
   std::vector<uint32_t> indices_;
 };
 

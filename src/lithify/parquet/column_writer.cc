@@ -68,6 +68,9 @@ ColumnChunkWriter::ColumnChunkWriter(const ColumnDescriptor& descr,
       rep_encoder_(BitWidth(static_cast<uint64_t>(descr.max_rep))),
       stats_(*descr.element, options.max_statistics_size) {
   value_width_ = static_cast<int32_t>(PhysicalTypeWidth(type_, descr.type_length));
+  const auto kind = stats_.kind();
+  stats_per_value_ = kind == ColumnStatistics::Kind::kFloat || kind == ColumnStatistics::Kind::kDouble ||
+                     kind == ColumnStatistics::Kind::kFloat16;
   ResetChunk();
 }
 
@@ -78,6 +81,7 @@ void ColumnChunkWriter::ResetChunk() {
   entry_hash_.clear();
   slots_.assign(dict_mode_ ? 1024 : 0, 0);
   slot_mask_ = slots_.empty() ? 0 : slots_.size() - 1;
+  dict_map_id_ = 0;
   indices_.clear();
   plain_values_.Clear();
   page_levels_ = 0;
@@ -125,8 +129,9 @@ Status ColumnChunkWriter::Write(const ColumnData& col, int64_t level_begin, int6
   const int16_t* rep = max_rep_ > 0 ? col.rep_levels.data() : nullptr;
   // Bytes one level entry adds to a page, roughly, to size the steps between checks.
   int64_t per_level = value_width_ > 0 ? value_width_ : 4;
-  if (value_width_ == 0 && col.values.count > 0) {
-    per_level += static_cast<int64_t>(col.values.data.size()) / col.values.count;
+  const ColumnValues& bytes = col.values.is_dictionary() ? *col.values.dictionary : col.values;
+  if (value_width_ == 0 && bytes.count > 0) {
+    per_level += static_cast<int64_t>(bytes.data.size()) / bytes.count;
   }
   int64_t pos = level_begin;
   int64_t v = value_begin;
@@ -146,7 +151,9 @@ Status ColumnChunkWriter::Write(const ColumnData& col, int64_t level_begin, int6
     }
     if (rep != nullptr) rep_encoder_.PutLevels(rep + pos, static_cast<size_t>(n_levels));
     stats_.AddNulls(n_levels - n_values);
-    if (n_values > 0) {
+    if (n_values > 0 && col.values.is_dictionary()) {
+      AppendIndexed(col.values, v, v + n_values);
+    } else if (n_values > 0) {
       stats_.AddValues(col.values, v, v + n_values);
       LITHIFY_RETURN_NOT_OK(AppendValues(col.values, v, v + n_values));
     }
@@ -232,29 +239,44 @@ void ColumnChunkWriter::GrowTable() {
 }
 
 template <int kWidth>
+uint32_t ColumnChunkWriter::LookupFixed(const uint8_t* p, size_t w) {
+  const uint64_t h = HashFixed<kWidth>(p, w);
+  for (size_t s = h & slot_mask_;; s = (s + 1) & slot_mask_) {
+    const uint32_t e = slots_[s];
+    if (e == 0) {
+      entry_pos_.push_back(static_cast<int64_t>(dict_plain_.size()));
+      dict_plain_.Append(p, w);
+      return InsertEntry(h, s);
+    }
+    if (entry_hash_[e - 1] == h && std::memcmp(dict_plain_.data() + entry_pos_[e - 1], p, w) == 0) {
+      return e - 1;
+    }
+  }
+}
+
+uint32_t ColumnChunkWriter::LookupBytes(const uint8_t* p, uint32_t len) {
+  const uint64_t h = XXH3_64bits(p, len);
+  for (size_t s = h & slot_mask_;; s = (s + 1) & slot_mask_) {
+    const uint32_t e = slots_[s];
+    if (e == 0) {
+      entry_pos_.push_back(static_cast<int64_t>(dict_plain_.size()));
+      dict_plain_.AppendValue(len);
+      dict_plain_.Append(p, len);
+      return InsertEntry(h, s);
+    }
+    if (entry_hash_[e - 1] == h) {
+      const uint8_t* entry = dict_plain_.data() + entry_pos_[e - 1];
+      uint32_t entry_len;
+      std::memcpy(&entry_len, entry, 4);
+      if (entry_len == len && std::memcmp(entry + 4, p, len) == 0) return e - 1;
+    }
+  }
+}
+
+template <int kWidth>
 void ColumnChunkWriter::DictEncodeFixed(const uint8_t* p, int64_t n) {
   const size_t w = kWidth > 0 ? kWidth : static_cast<size_t>(value_width_);
-  for (int64_t i = 0; i < n; ++i, p += w) {
-    uint64_t h = HashFixed<kWidth>(p, w);
-    size_t s = h & slot_mask_;
-    uint32_t index;
-    for (;;) {
-      uint32_t e = slots_[s];
-      if (e == 0) {
-        entry_pos_.push_back(static_cast<int64_t>(dict_plain_.size()));
-        dict_plain_.Append(p, w);
-        index = InsertEntry(h, s);
-        break;
-      }
-      if (entry_hash_[e - 1] == h &&
-          std::memcmp(dict_plain_.data() + entry_pos_[e - 1], p, w) == 0) {
-        index = e - 1;
-        break;
-      }
-      s = (s + 1) & slot_mask_;
-    }
-    indices_.push_back(index);
-  }
+  for (int64_t i = 0; i < n; ++i, p += w) indices_.push_back(LookupFixed<kWidth>(p, w));
 }
 
 void ColumnChunkWriter::DictEncodeByteArray(const ColumnValues& values, int64_t begin,
@@ -262,33 +284,74 @@ void ColumnChunkWriter::DictEncodeByteArray(const ColumnValues& values, int64_t 
   const int64_t* off = values.offsets.data();
   const uint8_t* data = values.data.data();
   for (int64_t i = begin; i < end; ++i) {
-    const uint8_t* p = data + off[i];
-    uint32_t len = static_cast<uint32_t>(off[i + 1] - off[i]);
-    uint64_t h = XXH3_64bits(p, len);
-    size_t s = h & slot_mask_;
-    uint32_t index;
-    for (;;) {
-      uint32_t e = slots_[s];
-      if (e == 0) {
-        entry_pos_.push_back(static_cast<int64_t>(dict_plain_.size()));
-        dict_plain_.AppendValue(len);
-        dict_plain_.Append(p, len);
-        index = InsertEntry(h, s);
-        break;
-      }
-      if (entry_hash_[e - 1] == h) {
-        const uint8_t* entry = dict_plain_.data() + entry_pos_[e - 1];
-        uint32_t entry_len;
-        std::memcpy(&entry_len, entry, 4);
-        if (entry_len == len && std::memcmp(entry + 4, p, len) == 0) {
-          index = e - 1;
-          break;
-        }
-      }
-      s = (s + 1) & slot_mask_;
-    }
-    indices_.push_back(index);
+    indices_.push_back(LookupBytes(data + off[i], static_cast<uint32_t>(off[i + 1] - off[i])));
   }
+}
+
+uint32_t ColumnChunkWriter::MapEntry(const ColumnValues& dict, uint32_t e) {
+  uint32_t& out = dict_map_[e];
+  if (out != kUnmapped) return out;
+  if (!stats_per_value_) stats_.AddValues(dict, e, e + 1);
+  if (value_width_ == 0) {
+    const int64_t b = dict.offsets[e];
+    out = LookupBytes(dict.data.data() + b, static_cast<uint32_t>(dict.offsets[e + 1] - b));
+  } else {
+    const uint8_t* p = dict.fixed_at(e);
+    switch (value_width_) {
+      case 4: out = LookupFixed<4>(p, 4); break;
+      case 8: out = LookupFixed<8>(p, 8); break;
+      default: out = LookupFixed<0>(p, static_cast<size_t>(value_width_)); break;
+    }
+  }
+  return out;
+}
+
+void ColumnChunkWriter::AppendIndexed(const ColumnValues& values, int64_t begin, int64_t end) {
+  const ColumnValues& dict = *values.dictionary;
+  if (dict_map_id_ != values.dictionary_id) {
+    dict_map_.assign(static_cast<size_t>(dict.count), kUnmapped);
+    dict_map_id_ = values.dictionary_id;
+  }
+  if (stats_per_value_) stats_.AddValues(values, begin, end);
+  const uint32_t* in = values.indices.data();
+  const int64_t n = end - begin;
+  if (!dict_mode_) {
+    // PLAIN: each value's entry bytes (BYTE_ARRAY with its length prefix).
+    for (int64_t i = begin; i < end; ++i) {
+      const uint32_t e = in[i];
+      if (dict_map_[e] == kUnmapped) {
+        if (!stats_per_value_) stats_.AddValues(dict, e, e + 1);
+        dict_map_[e] = kSeen;
+      }
+    }
+    if (value_width_ > 0) {
+      const size_t old = plain_values_.size();
+      plain_values_.Resize(old + static_cast<size_t>(n * value_width_));
+      for (int64_t i = begin; i < end; ++i) {
+        std::memcpy(plain_values_.data() + old + (i - begin) * value_width_, dict.fixed_at(in[i]),
+                    static_cast<size_t>(value_width_));
+      }
+      return;
+    }
+    for (int64_t i = begin; i < end; ++i) {
+      const std::string_view v = dict.binary(in[i]);
+      plain_values_.AppendValue(static_cast<uint32_t>(v.size()));
+      plain_values_.Append(reinterpret_cast<const uint8_t*>(v.data()), v.size());
+    }
+    return;
+  }
+  const size_t need = indices_.size() + static_cast<size_t>(n);
+  if (need > indices_.capacity()) indices_.reserve(std::max(need, 2 * indices_.capacity()));
+  int64_t plain_bytes = n * (value_width_ > 0 ? value_width_ : 4);
+  const int64_t* doff = value_width_ == 0 ? dict.offsets.data() : nullptr;
+  for (int64_t i = begin; i < end; ++i) {
+    const uint32_t e = in[i];
+    uint32_t out = dict_map_[e];
+    if (out == kUnmapped) out = MapEntry(dict, e);
+    indices_.push_back(out);
+    if (doff != nullptr) plain_bytes += doff[e + 1] - doff[e];
+  }
+  page_plain_bytes_ += plain_bytes;
 }
 
 Status ColumnChunkWriter::WritePage(PageType type, ByteView body, Encoding encoding,
@@ -552,6 +615,8 @@ Status ColumnChunkWriter::DrainToStream() {
 
 void ColumnChunkWriter::ReleaseMemory() {
   indices_ = {};
+  dict_map_ = {};
+  dict_map_id_ = 0;
   plain_values_ = Buffer();
   dict_plain_ = Buffer();
   entry_pos_ = {};

@@ -24,6 +24,13 @@
 // overflows, compressed) plus the dictionary (<= dictionary_page_size_limit + one
 // mini-batch) plus one page; high-cardinality columns fall back early and stream.
 //
+// Dictionary form (ColumnValues, from a rewrite's reader): each input dictionary entry
+// is looked up in (or added to) the chunk's dictionary once, on its first use in the
+// chunk, and its output index remembered per input index; statistics take each entry
+// once too (min/max do not depend on repeats; NaN counts do, so FLOAT/DOUBLE/FLOAT16
+// count per value). Values are then never gathered or hashed one by one. After the
+// fallback to PLAIN the entries' bytes are copied out as PLAIN values.
+//
 // Page copy (AppendEncodedPage, used by RewriteFiles): once the chunk is PLAIN, a PLAIN
 // data page of another file in this writer's codec can be appended as stored; its
 // decoded values still go through the chunk's statistics.
@@ -100,9 +107,18 @@ class ColumnChunkWriter {
 
  private:
   Status AppendValues(const ColumnValues& values, int64_t begin, int64_t end);
+  // AppendValues and the statistics for values in dictionary form.
+  void AppendIndexed(const ColumnValues& values, int64_t begin, int64_t end);
+  // Output dictionary index of input dictionary entry e (added when new); statistics
+  // take the entry on its first use in the chunk.
+  uint32_t MapEntry(const ColumnValues& dict, uint32_t e);
   template <int kWidth>
   void DictEncodeFixed(const uint8_t* p, int64_t n);
   void DictEncodeByteArray(const ColumnValues& values, int64_t begin, int64_t end);
+  // The dictionary index of a value (added when new): fixed width, or BYTE_ARRAY bytes.
+  template <int kWidth>
+  uint32_t LookupFixed(const uint8_t* p, size_t w);
+  uint32_t LookupBytes(const uint8_t* p, uint32_t len);
   uint32_t InsertEntry(uint64_t hash, size_t slot);
   void GrowTable();
   int64_t PageEstimate() const;
@@ -154,6 +170,14 @@ class ColumnChunkWriter {
   std::vector<uint64_t> entry_hash_;
   std::vector<uint32_t> slots_;
   uint64_t slot_mask_ = 0;
+  // Dictionary form: by input dictionary entry, its output index (dictionary mode) or
+  // kSeen (PLAIN), kUnmapped before its first use in the chunk; for the input dictionary
+  // dict_map_id_ (0: none).
+  static constexpr uint32_t kUnmapped = UINT32_MAX;
+  static constexpr uint32_t kSeen = UINT32_MAX - 1;
+  std::vector<uint32_t> dict_map_;
+  uint64_t dict_map_id_ = 0;
+  bool stats_per_value_ = false;  // NaN counts need every value
 
   // Encoded pages of the current chunk (not yet in the file) and its metadata
   // accumulators.

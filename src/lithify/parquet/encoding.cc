@@ -616,8 +616,39 @@ size_t RunLength(const T* p, size_t n) {
 
 }  // namespace
 
-// Same calls as Put for every value, with a run of values equal to the open run added in
-// one step (Put would only count them).
+void RleBitPackedEncoder::CloseRun() {
+  if (repeat_count_ == 1 && pending_.size() < kMaxPendingLiteral) {
+    pending_.push_back(repeat_value_);
+    repeat_count_ = 0;
+  } else {
+    FlushPending();
+  }
+}
+
+template <typename T>
+void RleBitPackedEncoder::PushLiterals(const T* values, size_t n) {
+  while (n > 0) {
+    if (pending_.size() >= kMaxPendingLiteral) {
+      // Where Put would write the buffered groups: on the literal after the 512th.
+      const size_t whole = pending_.size() / 8 * 8;
+      WriteLiteral(pending_.data(), whole);
+      pending_.erase(pending_.begin(), pending_.begin() + static_cast<ptrdiff_t>(whole));
+    }
+    const size_t take = std::min(n, kMaxPendingLiteral - pending_.size());
+    const size_t old = pending_.size();
+    pending_.resize(old + take);
+    for (size_t k = 0; k < take; ++k) {
+      pending_[old + k] = static_cast<uint32_t>(static_cast<std::make_unsigned_t<T>>(values[k]));
+    }
+    values += take;
+    n -= take;
+  }
+}
+
+// The same runs as Put for every value, in fewer steps: a run of values equal to the
+// open run is counted at once, and a stretch of values that each differ from the next
+// (runs of one: every value of a high-cardinality dictionary's indices) goes to the
+// literal buffer at once, flushed at the same points as Put would.
 template <typename T>
 void RleBitPackedEncoder::PutRuns(const T* values, size_t n) {
   for (size_t i = 0; i < n;) {
@@ -626,10 +657,17 @@ void RleBitPackedEncoder::PutRuns(const T* values, size_t n) {
       const size_t run = RunLength(values + i, n - i);
       repeat_count_ += run;
       i += run;
-    } else {
-      Put(v);
-      ++i;
+      continue;
     }
+    size_t j = i;
+    while (j + 1 < n && values[j] != values[j + 1]) ++j;
+    // values[i, j) are runs of one; values[j] starts a run or is the last value.
+    if (j > i) {
+      CloseRun();
+      PushLiterals(values + i, j - i);
+    }
+    Put(static_cast<uint32_t>(static_cast<std::make_unsigned_t<T>>(values[j])));
+    i = j + 1;
   }
 }
 

@@ -82,6 +82,9 @@ class RleBitPackedEncoder {
   template <typename T>
   void PutRuns(const T* values, size_t n);  // PutMany / PutLevels
   void FlushPending();  // ends the current run of equal values (repeat_*)
+  void CloseRun();      // ends the open run as Put does when a different value comes
+  template <typename T>
+  void PushLiterals(const T* values, size_t n);  // runs of one each
   void WriteLiteral(const uint32_t* values, size_t count);  // count % 8 == 0
   void WriteRle(uint32_t value, uint64_t count);
   int bit_width_;

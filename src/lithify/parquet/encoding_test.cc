@@ -213,6 +213,48 @@ TEST(RleTest, PutLevelsAndPutAgree) {
   EXPECT_EQ(v, 3u);
 }
 
+// PutMany and PutLevels (runs counted and literal stretches buffered at once) write the
+// very bytes of Put called value by value, however the values are split between calls:
+// literal stretches longer than the 512-value buffer, runs of every length around the
+// 8-value RLE threshold, long runs, and stretches ending at a call's end.
+TEST(RleTest, BulkPutsWriteTheBytesOfPutOneByOne) {
+  std::mt19937 rng(7);
+  for (int width : {1, 3, 9, 16}) {
+    const uint32_t mask = (uint32_t{1} << width) - 1;
+    std::vector<uint32_t> values;
+    for (int stretch = 0; stretch < 60; ++stretch) {
+      const int kind = static_cast<int>(rng() % 4);
+      const size_t len = kind == 0 ? 1 + rng() % 1500 : kind == 1 ? 1 + rng() % 12 : kind == 2 ? 1 + rng() % 3000 : 8;
+      if (kind == 0) {
+        for (size_t k = 0; k < len; ++k) values.push_back(values.empty() ? 0 : (values.back() + 1 + rng() % 5) & mask);
+      } else {
+        const uint32_t v = rng() & mask;
+        values.insert(values.end(), len, v);
+      }
+    }
+    RleBitPackedEncoder one(width);
+    for (uint32_t v : values) one.Put(v);
+    Buffer want;
+    one.Flush(&want);
+    for (size_t piece : {size_t{1}, size_t{7}, size_t{513}, size_t{100000}}) {
+      RleBitPackedEncoder many(width), levels(width);
+      for (size_t at = 0; at < values.size(); at += piece) {
+        const size_t n = std::min(piece, values.size() - at);
+        many.PutMany(values.data() + at, n);
+        if (width <= 15) {
+          std::vector<int16_t> l(values.begin() + at, values.begin() + at + n);
+          levels.PutLevels(l.data(), n);
+        }
+      }
+      Buffer got, got_levels;
+      many.Flush(&got);
+      levels.Flush(&got_levels);
+      EXPECT_TRUE(AsStringView(got.view()) == AsStringView(want.view())) << "width " << width << " piece " << piece;
+      if (width <= 15) EXPECT_TRUE(AsStringView(got_levels.view()) == AsStringView(want.view())) << "width " << width << " piece " << piece;
+    }
+  }
+}
+
 TEST(RleTest, TruncatedInputIsCorruption) {
   std::mt19937_64 rng(9);
   for (int width : {1, 5, 16, 32}) {

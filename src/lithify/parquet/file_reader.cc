@@ -94,10 +94,11 @@ class RowGroupStreamImpl final : public RowGroupStream {
   // Starts one chunk reader per projected leaf, reusing `spare` readers first.
   Status Start(io::RandomAccessFile* file, const FileMetaData& md,
                const std::vector<ChunkRange>& ranges, const ReadOptions& options,
-               Readers* spare) {
+               Readers* spare, ValueForm form = ValueForm::kValues) {
     internal::ChunkReadOptions opts;
     opts.verify_checksums = options.verify_checksums;
     opts.max_decoded_bytes = options.max_decoded_chunk_bytes;
+    opts.dictionary_indices = form == ValueForm::kDictionaryIndices;
     const RowGroup& group = md.row_groups[rg_];
     readers_.reserve(leaves_.size());
     for (int leaf : leaves_) {
@@ -212,10 +213,12 @@ class ColumnPageStreamImpl final : public ColumnPageStream {
         max_rows_(max_rows),
         max_bytes_(max_bytes) {}
 
-  Status Start(io::RandomAccessFile* file, const ChunkRange& range, const ReadOptions& options) {
+  Status Start(io::RandomAccessFile* file, const ChunkRange& range, const ReadOptions& options,
+               ValueForm form) {
     internal::ChunkReadOptions opts;
     opts.verify_checksums = options.verify_checksums;
     opts.max_decoded_bytes = options.max_decoded_chunk_bytes;
+    opts.dictionary_indices = form == ValueForm::kDictionaryIndices;
     return Sticky(reader_.Start(file, range.offset, range.length, descr_, meta_,
                                 remaining_, opts));
   }
@@ -329,9 +332,9 @@ class FileReaderImpl final : public FileReader {
   }
   Result<RowBatch> ReadRowGroup(int rg, const std::vector<int>& leaves) override;
   Result<std::unique_ptr<RowGroupStream>> OpenRowGroup(int rg, const std::vector<int>& leaves,
-                                                       int64_t max_rows_per_batch) override;
-  Result<std::unique_ptr<ColumnPageStream>> OpenColumnPages(int rg, int leaf,
-                                                            int64_t max_rows_per_batch) override {
+                                                       int64_t max_rows_per_batch, ValueForm form) override;
+  Result<std::unique_ptr<ColumnPageStream>> OpenColumnPages(int rg, int leaf, int64_t max_rows_per_batch,
+                                                            ValueForm form) override {
     LITHIFY_ASSIGN_OR_RETURN(auto check, NewStream(rg, {leaf}, max_rows_per_batch, 0));
     (void)check;  // validates the arguments the same way
     auto stream = std::make_unique<ColumnPageStreamImpl>(
@@ -339,7 +342,7 @@ class FileReaderImpl final : public FileReader {
         *metadata_.row_groups[rg].columns[leaf].meta_data, max_rows_per_batch,
         std::max<int64_t>(options_.max_batch_bytes, 0));
     LITHIFY_RETURN_NOT_OK(stream->Start(
-        file_.get(), ranges_[static_cast<size_t>(rg) * schema_.num_leaves() + leaf], options_));
+        file_.get(), ranges_[static_cast<size_t>(rg) * schema_.num_leaves() + leaf], options_, form));
     return std::unique_ptr<ColumnPageStream>(std::move(stream));
   }
 
@@ -409,11 +412,11 @@ Result<io::RandomAccessFile*> FileReaderImpl::StreamFile(RowGroupStreamImpl* str
 }
 
 Result<std::unique_ptr<RowGroupStream>> FileReaderImpl::OpenRowGroup(
-    int rg, const std::vector<int>& leaves, int64_t max_rows_per_batch) {
+    int rg, const std::vector<int>& leaves, int64_t max_rows_per_batch, ValueForm form) {
   int64_t max_bytes = std::max<int64_t>(options_.max_batch_bytes, 0);
   LITHIFY_ASSIGN_OR_RETURN(auto stream, NewStream(rg, leaves, max_rows_per_batch, max_bytes));
   LITHIFY_ASSIGN_OR_RETURN(io::RandomAccessFile * file, StreamFile(stream.get()));
-  LITHIFY_RETURN_NOT_OK(stream->Start(file, metadata_, ranges_, options_, nullptr));
+  LITHIFY_RETURN_NOT_OK(stream->Start(file, metadata_, ranges_, options_, nullptr, form));
   return std::unique_ptr<RowGroupStream>(std::move(stream));
 }
 

@@ -51,6 +51,10 @@ struct ReadOptions {
   int64_t max_prefetch_bytes = int64_t{32} << 20;
 };
 
+// How a stream hands out the values of dictionary-encoded pages: gathered (plain), or
+// as indices into the chunk's dictionary (ColumnValues' dictionary form).
+enum class ValueForm { kValues, kDictionaryIndices };
+
 // Streams the rows of one row group in batches (FileReader::OpenRowGroup). Each column
 // decodes its pages lazily and hands out exactly the levels and values of the batch's
 // rows; a row of a repeated column may span pages. Borrows the FileReader's file: the
@@ -131,13 +135,18 @@ class FileReader {
   static constexpr int64_t kDefaultBatchRows = 64 * 1024;
   // Streams row group `rg` for the given leaf columns (empty = all leaves) in batches
   // of at most `max_rows_per_batch` (>= 1) rows. Nothing is decoded until Next().
-  // InvalidArgument for an out-of-range row group, leaf or batch size.
+  // InvalidArgument for an out-of-range row group, leaf or batch size. With
+  // ValueForm::kDictionaryIndices the values of dictionary-encoded pages come in
+  // ColumnValues' dictionary form, valid until the stream's next call (for a consumer
+  // that handles it: a rewrite).
   virtual Result<std::unique_ptr<RowGroupStream>> OpenRowGroup(
-      int rg, const std::vector<int>& leaves, int64_t max_rows_per_batch = kDefaultBatchRows) = 0;
+      int rg, const std::vector<int>& leaves, int64_t max_rows_per_batch = kDefaultBatchRows,
+      ValueForm form = ValueForm::kValues) = 0;
   // Streams leaf `leaf` of row group `rg` page by page or in batches of at most
   // `max_rows_per_batch` rows (see ColumnPageStream). InvalidArgument like OpenRowGroup.
   virtual Result<std::unique_ptr<ColumnPageStream>> OpenColumnPages(
-      int rg, int leaf, int64_t max_rows_per_batch = kDefaultBatchRows) = 0;
+      int rg, int leaf, int64_t max_rows_per_batch = kDefaultBatchRows,
+      ValueForm form = ValueForm::kValues) = 0;
 };
 
 // Resolves user column names ("a", "a.b") to leaf indices: a group name selects every

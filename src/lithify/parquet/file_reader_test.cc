@@ -770,16 +770,20 @@ int64_t RowsIn(const ColumnData& c) {
 int64_t BatchBytes(const ColumnData& c) {
   int64_t levels = static_cast<int64_t>(c.def_levels.size() + c.rep_levels.size()) * 2;
   const ColumnValues& v = c.values;
+  if (v.is_dictionary()) return levels + v.count * 4;
   if (v.is_byte_array()) return levels + v.count * 8 + static_cast<int64_t>(v.data.size());
   return levels + static_cast<int64_t>(v.fixed.size());
 }
 
 // Streams row group `rg` with `max_rows` per batch, checks each batch's shape and
 // first_row_index, and returns the concatenation (or the first error).
+// With ValueForm::kDictionaryIndices, columns in dictionary form are counted in
+// *dictionary_columns and turned plain before they are appended.
 Result<RowBatch> StreamAll(FileReader* reader, int rg, const std::vector<int>& leaves,
                            int64_t max_rows, int64_t byte_budget = -1,
-                           int64_t* batches = nullptr) {
-  LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(rg, leaves, max_rows));
+                           int64_t* batches = nullptr, ValueForm form = ValueForm::kValues,
+                           int64_t* dictionary_columns = nullptr) {
+  LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(rg, leaves, max_rows, form));
   RowBatch all;
   all.first_row_index = reader->RowGroupFirstRow(rg);
   int64_t n = 0;
@@ -807,6 +811,14 @@ Result<RowBatch> StreamAll(FileReader* reader, int rg, const std::vector<int>& l
     for (size_t i = 0; i < batch.columns.size(); ++i) {
       EXPECT_EQ(RowsIn(batch.columns[i]), batch.num_rows) << "column " << i;
       bytes += BatchBytes(batch.columns[i]);
+      ColumnValues& v = batch.columns[i].values;
+      if (v.is_dictionary()) {
+        EXPECT_EQ(form, ValueForm::kDictionaryIndices);
+        EXPECT_EQ(static_cast<int64_t>(v.indices.size()), v.count);
+        EXPECT_TRUE(v.fixed.empty() && v.offsets.empty() && v.data.empty());
+        if (dictionary_columns != nullptr) ++*dictionary_columns;
+        v.Materialize();
+      }
       AppendColumn(&all.columns[i], batch.columns[i]);
     }
     if (byte_budget >= 0 && batch.num_rows > 1) {
@@ -831,9 +843,11 @@ void ExpectSameBatch(const RowBatch& want, const RowBatch& got, const std::strin
   }
 }
 
-// Streams with several batch sizes (and a tight byte budget) and compares with
-// ReadRowGroup, for one file. Returns the number of row groups compared.
-int CompareStreamWithReadRowGroup(const std::string& path) {
+// Streams with several batch sizes (and a tight byte budget), values plain and in
+// dictionary form, and compares with ReadRowGroup, for one file. Returns the number of
+// row groups compared; *dictionary_columns counts the batch columns that came in
+// dictionary form.
+int CompareStreamWithReadRowGroup(const std::string& path, int64_t* dictionary_columns = nullptr) {
   ReadOptions opts;
   opts.max_decoded_chunk_bytes = 256 << 20;  // keeps large_string_map.* quick to refuse
   auto r = OpenPath(path, opts);
@@ -844,13 +858,15 @@ int CompareStreamWithReadRowGroup(const std::string& path) {
     auto whole = reader->ReadRowGroup(rg, {});
     if (!whole.ok()) continue;
     ++compared;
-    for (int64_t max_rows : {int64_t{1}, int64_t{7}, int64_t{1000}}) {
-      std::string what = path + " rg " + std::to_string(rg) + " max_rows " +
-                         std::to_string(max_rows);
-      auto streamed = StreamAll(reader, rg, {}, max_rows);
-      EXPECT_TRUE(streamed.ok()) << what << ": " << streamed.status().ToString();
-      if (!streamed.ok()) return compared;
-      ExpectSameBatch(*whole, *streamed, what);
+    for (ValueForm form : {ValueForm::kValues, ValueForm::kDictionaryIndices}) {
+      for (int64_t max_rows : {int64_t{1}, int64_t{7}, int64_t{1000}}) {
+        std::string what = path + " rg " + std::to_string(rg) + " max_rows " + std::to_string(max_rows) +
+                           (form == ValueForm::kValues ? "" : " dictionary form");
+        auto streamed = StreamAll(reader, rg, {}, max_rows, -1, nullptr, form, dictionary_columns);
+        EXPECT_TRUE(streamed.ok()) << what << ": " << streamed.status().ToString();
+        if (!streamed.ok()) return compared;
+        ExpectSameBatch(*whole, *streamed, what);
+      }
     }
   }
   // A tight byte budget cuts batches by bytes instead of rows.
@@ -862,10 +878,13 @@ int CompareStreamWithReadRowGroup(const std::string& path) {
     auto whole = (*t)->ReadRowGroup(rg, {});
     if (!whole.ok()) continue;
     std::string what = path + " rg " + std::to_string(rg) + " budget 300";
-    auto streamed = StreamAll(t->get(), rg, {}, 64 * 1024, tight.max_batch_bytes);
-    EXPECT_TRUE(streamed.ok()) << what << ": " << streamed.status().ToString();
-    if (!streamed.ok()) return compared;
-    ExpectSameBatch(*whole, *streamed, what);
+    for (ValueForm form : {ValueForm::kValues, ValueForm::kDictionaryIndices}) {
+      auto streamed = StreamAll(t->get(), rg, {}, 64 * 1024, tight.max_batch_bytes, nullptr, form,
+                                dictionary_columns);
+      EXPECT_TRUE(streamed.ok()) << what << ": " << streamed.status().ToString();
+      if (!streamed.ok()) return compared;
+      ExpectSameBatch(*whole, *streamed, what);
+    }
   }
   return compared;
 }
@@ -875,7 +894,10 @@ TEST(RowGroupStreamTest, FlatNestedDictionaryV2AndMultiPageFiles) {
        {"alltypes_plain.parquet", "alltypes_dictionary.parquet", "nested_lists.snappy.parquet",
         "datapage_v2.snappy.parquet", "alltypes_tiny_pages.parquet", "nested_maps.snappy.parquet",
         "nulls.snappy.parquet", "delta_byte_array.parquet"}) {
-    EXPECT_GT(CompareStreamWithReadRowGroup(kData + name), 0) << name;
+    int64_t dictionary_columns = 0;
+    EXPECT_GT(CompareStreamWithReadRowGroup(kData + name, &dictionary_columns), 0) << name;
+    // Dictionary-encoded chunks came as indices (and were the same values).
+    if (std::string(name) == "alltypes_dictionary.parquet") EXPECT_GT(dictionary_columns, 0);
   }
   // alltypes_tiny_pages has many pages per chunk: batches of 7 rows cross page ends.
   auto reader = OpenOk("alltypes_tiny_pages.parquet");

@@ -88,6 +88,21 @@ Status ValidateColumn(const ColumnDescriptor& d, int leaf, const ColumnData& col
   if (v.count != defined) {
     return fail(fmt::format("{} values for {} defined level entries", v.count, defined));
   }
+  if (v.is_dictionary()) {
+    const ColumnValues& dict = *v.dictionary;
+    if (dict.type != v.type || dict.type_length != v.type_length || dict.is_dictionary()) {
+      return fail("the dictionary's values are not of the column's type");
+    }
+    if (static_cast<int64_t>(v.indices.size()) != v.count) {
+      return fail(fmt::format("{} dictionary indices for {} values", v.indices.size(), v.count));
+    }
+    uint32_t max_index = 0;  // no early exit: the loop vectorizes
+    for (uint32_t i : v.indices) max_index = std::max(max_index, i);
+    if (v.count > 0 && static_cast<int64_t>(max_index) >= dict.count) {
+      return fail(fmt::format("dictionary index {} past the dictionary's {} entries", max_index, dict.count));
+    }
+    return Status::OK();
+  }
   if (v.is_byte_array()) {
     if (v.count == 0) return Status::OK();
     if (static_cast<int64_t>(v.offsets.size()) != v.count + 1) {

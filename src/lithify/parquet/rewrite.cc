@@ -567,7 +567,7 @@ class Rewriter {
     std::unique_ptr<ColumnPageStream>& stream = slice_.streams[static_cast<size_t>(c)];
     int64_t& pos = slice_.pos[static_cast<size_t>(c)];
     if (!stream || pos > p.offset) {
-      LITHIFY_ASSIGN_OR_RETURN(stream, slice_.reader->OpenColumnPages(p.rg, FileLeaf(p, c), options_.batch_rows));
+      LITHIFY_ASSIGN_OR_RETURN(stream, slice_.reader->OpenColumnPages(p.rg, FileLeaf(p, c), options_.batch_rows, kForm));
       pos = 0;
     }
     while (pos < p.offset) {
@@ -707,7 +707,7 @@ class Rewriter {
   // FileReader holds only its footer).
   Status CopyColumn(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask, LeafWork* w) {
     if (MayCopyPages(p, c, reader)) return CopyColumnPages(p, c, reader, mask, w);
-    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(p.rg, {FileLeaf(p, c)}, options_.batch_rows));
+    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenRowGroup(p.rg, {FileLeaf(p, c)}, options_.batch_rows, kForm));
     int64_t seen = 0;
     for (;;) {
       LITHIFY_ASSIGN_OR_RETURN(bool more, stream->Next(&w->batch));
@@ -721,7 +721,7 @@ class Rewriter {
   // encoded pages, a copyable page is appended unchanged; everything else goes
   // through batches that stop at page boundaries.
   Status CopyColumnPages(const Part& p, int c, FileReader* reader, const std::vector<bool>* mask, LeafWork* w) {
-    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenColumnPages(p.rg, FileLeaf(p, c), options_.batch_rows));
+    LITHIFY_ASSIGN_OR_RETURN(auto stream, reader->OpenColumnPages(p.rg, FileLeaf(p, c), options_.batch_rows, kForm));
     int64_t seen = 0;
     for (;;) {
       if (w->sink->AcceptsEncodedPages()) {
@@ -759,6 +759,7 @@ class Rewriter {
     ColumnData& col = batch.columns[0];
     col.leaf_index = -1;  // the input's leaf number, not the output's
     RemapDefLevels(Map(p, c), col.num_levels, &col.def_levels);
+    if (Map(p, c).conversion != ValueConversion::kNone) col.values.Materialize();
     ConvertLeafValues(Map(p, c), &col.values, &w->scratch);
     return w->sink->WriteColumn(col, batch.num_rows)
         .WithContextF("{}: row group {}", inputs_[p.input], p.rg);
@@ -780,6 +781,11 @@ class Rewriter {
     return Status::Corruption("{}: row group {}: column '{}' holds {} rows, the footer says {}", inputs_[p.input],
                               p.rg, writer_->schema().leaf(c).dotted_path, seen, p.num_rows);
   }
+
+  // Leaves are read with dictionary-encoded values as indices: the writer maps each
+  // input dictionary entry once (ColumnChunkWriter) instead of gathering and hashing
+  // every value. A batch is written before the stream's next call, as that form needs.
+  static constexpr ValueForm kForm = ValueForm::kDictionaryIndices;
 
   io::FileSystem* fs_;
   const std::vector<std::string>& inputs_;

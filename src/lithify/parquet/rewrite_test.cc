@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -539,6 +540,87 @@ TEST_F(RewriteTest, StatisticsMatchRowOrientedWriter) {
   EXPECT_EQ(max, 200000 + 1099);
   EXPECT_EQ(*got.row_groups[0].columns[1].meta_data->statistics->null_count,
             (900 + 6) / 7 + (1100 + 6) / 7);
+}
+
+// Dictionary-encoded inputs reach the writer as indices (ValueForm::kDictionaryIndices):
+// each input entry is mapped into the output dictionary once. Inputs with different
+// dictionaries, a row filter, an output dictionary that overflows mid-chunk (the rest
+// PLAIN, from the same indices), NaNs (counted per value, not per entry), nulls, and an
+// input chunk that itself falls back to PLAIN: the rows and the footer statistics are
+// those of the row-oriented writer given the kept rows.
+TEST_F(RewriteTest, DictionaryEncodedInputsPassThroughAsIndices) {
+  Schema s = MustBuild({F::Long("k", false), F::Double("x"), F::String("cat"), F::String("note"), F::Int("d")});
+  auto rows_of = [](int n, int seed) {
+    std::vector<std::vector<Value>> rows;
+    for (int i = 0; i < n; ++i) {
+      const int k = seed * 100000 + i;
+      V x = i % 9 == 0 ? V::Null() : i % 4 == 0 ? V::Double(std::nan("")) : V::Double((k % 23) * 0.5 - 3);
+      // Notes repeat at first, then are unique: the input chunk falls back to PLAIN.
+      std::string note = i < 400 ? "a repeated note, number " + std::to_string(k % 50) : "unique note " + std::to_string(k * 7919);
+      rows.push_back({V::Int(i < 800 ? i % 60 : i % 400 + seed), std::move(x), i % 7 == 0 ? V::Null() : V::String("c" + std::to_string((k * 13) % (20 + seed))),
+                      V::String(std::move(note)), V::Int(k % 17 - seed)});
+    }
+    return rows;
+  };
+  std::vector<std::string> inputs = {"a.parquet", "b.parquet"};
+  WriterOptions in_opts;
+  in_opts.page_size_bytes = 256;
+  in_opts.dictionary_page_size_limit = 4 << 10;
+  auto rows_a = rows_of(1500, 1), rows_b = rows_of(1200, 2);
+  WriteInput(inputs[0], s, rows_a, in_opts, 700);
+  WriteInput(inputs[1], s, rows_b, in_opts);
+  // The inputs' cat and k chunks are dictionary-encoded, the note chunks start so.
+  const FileMetaData in_md = Footer(inputs[0]);
+  ASSERT_TRUE(in_md.row_groups[0].columns[3].meta_data->dictionary_page_offset.has_value());
+  RowFilter drop = [](int input, int64_t first, int64_t n) -> Result<std::vector<bool>> {
+    std::vector<bool> keep(static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) keep[r] = (first + r + input) % 5 != 3;
+    return keep;
+  };
+  for (int64_t dict_limit : {int64_t{1} << 20, int64_t{2000}}) {
+    SCOPED_TRACE(dict_limit);
+    RewriteOptions opts;
+    opts.row_filter = drop;
+    opts.batch_rows = 333;
+    opts.writer.page_size_bytes = 256;
+    opts.writer.dictionary_page_size_limit = dict_limit;  // 2000: the output overflows mid-chunk
+    auto res = RewriteFiles(fs_.get(), inputs, "out.parquet", opts);
+    ASSERT_TRUE(res.ok()) << res.status().ToString();
+    ExpectSameContents(ReadContents(fs_.get(), inputs, drop), ReadContents(fs_.get(), {"out.parquet"}));
+    std::vector<std::vector<Value>> kept;
+    for (int input = 0; input < 2; ++input) {
+      const auto& rows = input == 0 ? rows_a : rows_b;
+      for (size_t r = 0; r < rows.size(); ++r) {
+        if ((static_cast<int64_t>(r) + input) % 5 != 3) kept.push_back(rows[r]);
+      }
+    }
+    WriteInput("ref.parquet", s, kept, opts.writer);
+    FileMetaData got = Footer("out.parquet"), want = Footer("ref.parquet");
+    ASSERT_EQ(got.row_groups.size(), 1u);
+    ASSERT_EQ(want.row_groups.size(), 1u);
+    for (size_t c = 0; c < got.row_groups[0].columns.size(); ++c) {
+      const ColumnMetaData& g = *got.row_groups[0].columns[c].meta_data;
+      const ColumnMetaData& w = *want.row_groups[0].columns[c].meta_data;
+      EXPECT_EQ(g.statistics, w.statistics) << "column " << c;
+      EXPECT_EQ(g.num_values, w.num_values) << "column " << c;
+    }
+    const Statistics& x = *got.row_groups[0].columns[1].meta_data->statistics;
+    ASSERT_TRUE(x.nan_count.has_value());
+    int64_t nans = 0;
+    for (const auto& row : kept) nans += row[1].kind() == Value::Kind::kDouble && std::isnan(row[1].double_value());
+    EXPECT_EQ(*x.nan_count, nans);
+    EXPECT_GT(nans, 100);
+    // With the small limit the k chunk (over 400 distinct longs, 3200 bytes of dictionary) has
+    // dictionary pages, then PLAIN ones written from the same indices.
+    const ColumnMetaData& k = *got.row_groups[0].columns[0].meta_data;
+    int64_t plain = 0, dict = 0;
+    for (const PageEncodingStats& e : k.encoding_stats) {
+      if (e.page_type != PageType::kDataPage) continue;
+      (e.encoding == Encoding::kPlain ? plain : dict) += e.count;
+    }
+    EXPECT_GT(dict, 0);
+    EXPECT_EQ(plain > 0, dict_limit < 3200);
+  }
 }
 
 TEST_F(RewriteTest, FailureMidwayLeavesNoOutput) {

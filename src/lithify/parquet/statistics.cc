@@ -257,6 +257,15 @@ void ColumnStatistics::UpdateMinMax(std::string_view lo, std::string_view hi) {
 }
 
 void ColumnStatistics::AddValues(const ColumnValues& values, int64_t begin, int64_t end) {
+  if (values.is_dictionary()) {
+    // Each value's entry (NaNs counted per value); a writer that passes dictionaries
+    // through adds each entry once instead (ColumnChunkWriter).
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t e = values.indices[static_cast<size_t>(i)];
+      AddValues(*values.dictionary, e, e + 1);
+    }
+    return;
+  }
   if (values.is_byte_array()) {
     AddByteArrays(values.offsets.data(), values.data.data(), begin, end);
   } else {
