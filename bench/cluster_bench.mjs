@@ -27,6 +27,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generatorDigest } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -80,7 +81,7 @@ const bytesOf = (t) => {
 
 // The source table, cached.
 const source = path.join(dir, 'source');
-const stamp = path.join(dir, `source-${mode}-${rows}-${files}.ok`);
+const stamp = path.join(dir, `source-${mode}-${rows}-${files}-${generatorDigest()}.ok`);
 if (!fs.existsSync(stamp)) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });

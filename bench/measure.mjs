@@ -1,9 +1,11 @@
 // What every benchmark script measures a process with: /usr/bin/time -v around it, giving
 // wall and CPU (user + sys) seconds and the peak resident set size.
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Runs `cmd cmdArgs` under /usr/bin/time -v; throws (with the end of stderr) when it fails.
@@ -82,4 +84,16 @@ export function codecLimitTable(l, lCpu, d, dCpu) {
     line('lithify OPTIMIZE', l, lCpu),
     line('DuckDB COPY', d, dCpu),
   ].join('\n');
+}
+
+// A digest of the sources `lithify append --generate` draws its rows from: cached benchmark
+// tables record it and are made anew when it differs, so a generator change never leaves
+// figures measured on a table the current generator would not write.
+export function generatorDigest() {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const h = crypto.createHash('sha256');
+  for (const f of ['generator.h', 'generator.cc']) {
+    h.update(fs.readFileSync(path.join(here, '../src/lithify/commands', f)));
+  }
+  return h.digest('hex').slice(0, 16);
 }

@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codecLimit, codecLimitTable, median, timed } from './measure.mjs';
+import { codecLimit, codecLimitTable, generatorDigest, median, timed } from './measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -103,7 +103,9 @@ const loads = [`start ${load()}`];
 if (!args['skip-rewrite']) {
   const src = path.join(dir, 'source');
   const stamp = path.join(dir, 'source.json');
-  if (!fs.existsSync(stamp)) {
+  // What the cached table was made of: another shape or generator makes it anew.
+  const key = JSON.stringify({ files: nfiles, rows: nfiles * rowsPerFile, schema, generator: generatorDigest() });
+  if (!fs.existsSync(stamp) || fs.readFileSync(stamp, 'utf8').trim() !== key) {
     console.error(`generating ${nfiles} files of ${rowsPerFile} rows in ${src} ...`);
     fs.rmSync(src, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
@@ -119,7 +121,7 @@ if (!args['skip-rewrite']) {
     await Promise.all(procs);
     const files = dataFiles(src);
     if (files.length !== nfiles) throw new Error(`expected ${nfiles} data files, found ${files.length}`);
-    fs.writeFileSync(stamp, JSON.stringify({ files: files.length, rows: nfiles * rowsPerFile }) + '\n');
+    fs.writeFileSync(stamp, key + '\n');
   }
   const inputs = dataFiles(src);
   const inBytes = inputs.reduce((s, f) => s + fs.statSync(f).size, 0);
