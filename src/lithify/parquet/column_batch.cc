@@ -63,7 +63,7 @@ void GatherFixedAny(const uint8_t* dict, const uint32_t* idx, int64_t n, size_t 
 
 }  // namespace
 
-void ColumnValues::AppendGathered(const ColumnValues& dict, const uint32_t* idx, int64_t n) {
+void ColumnValues::AppendGathered(const ColumnValues& dict, const uint32_t* idx, int64_t n, int64_t data_bytes) {
   if (n <= 0) return;
   if (!dict.is_byte_array()) {
     const size_t w = dict.width();
@@ -74,8 +74,11 @@ void ColumnValues::AppendGathered(const ColumnValues& dict, const uint32_t* idx,
     return;
   }
   const int64_t* doff = dict.offsets.data();
-  int64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) total += doff[idx[i] + 1] - doff[idx[i]];
+  int64_t total = data_bytes;
+  if (total < 0) {
+    total = 0;
+    for (int64_t i = 0; i < n; ++i) total += doff[idx[i] + 1] - doff[idx[i]];
+  }
   if (offsets.empty()) offsets.push_back(0);
   const size_t old_off = offsets.size();
   offsets.resize(old_off + static_cast<size_t>(n));

@@ -78,7 +78,9 @@ struct ColumnValues {
   void AppendRange(const ColumnValues& other, int64_t begin, int64_t end);
   // Appends entries idx[0..n) of `dict` (plain form, same type, every index checked
   // < dict.count by the caller) as plain values. Precondition: this is in plain form.
-  void AppendGathered(const ColumnValues& dict, const uint32_t* idx, int64_t n);
+  // `data_bytes`: for BYTE_ARRAY, the entries' total length when the caller has summed it
+  // already (-1: summed here).
+  void AppendGathered(const ColumnValues& dict, const uint32_t* idx, int64_t n, int64_t data_bytes = -1);
   // Turns the dictionary form into the plain form (no-op for plain values).
   void Materialize();
 };

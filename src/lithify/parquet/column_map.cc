@@ -297,6 +297,7 @@ bool ConversionFits(ValueConversion c, PhysicalType file, PhysicalType target) {
 
 void ConvertLeafValues(const LeafMap& m, ColumnValues* values, Buffer* scratch) {
   if (m.conversion == ValueConversion::kNone) return;
+  values->Materialize();  // conversions read and write plain values
   const ColumnValues& in = *values;
   scratch->Resize(static_cast<size_t>(in.count) * 8);  // every conversion writes 8-byte values
   uint8_t* out = scratch->data();

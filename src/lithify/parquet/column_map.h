@@ -101,6 +101,7 @@ Result<ColumnMap> MapColumns(const Schema& file, const Schema& target, const Col
 
 // Converts `values` (of the file leaf's physical type) in place to the target's per
 // m.conversion; a no-op for kNone. `scratch` is reused memory for conversions that widen.
+// Values in dictionary form are made plain first.
 void ConvertLeafValues(const LeafMap& m, ColumnValues* values, Buffer* scratch);
 
 // Applies a LeafMap's def_map to levels (in place); a no-op for an empty map. When the

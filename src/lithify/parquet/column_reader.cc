@@ -971,14 +971,16 @@ Status ColumnChunkReader::DecodeDictionaryIndices(ByteView in, int64_t n, uint32
 Status ColumnChunkReader::GatherFromDictionary(int64_t n) {
   ColumnValues& v = pending_.values;
   const uint32_t* idx = indices_.data();
-  int64_t bytes = n * static_cast<int64_t>(dict_.width());
-  if (dict_.is_byte_array()) {
-    const int64_t* doff = dict_.offsets.data();
-    bytes = n * 8;
-    for (int64_t i = 0; i < n; ++i) bytes += doff[idx[i] + 1] - doff[idx[i]];
+  if (!dict_.is_byte_array()) {
+    LITHIFY_RETURN_NOT_OK(ChargeMemory(n * static_cast<int64_t>(dict_.width())));
+    v.AppendGathered(dict_, idx, n);
+    return Status::OK();
   }
-  LITHIFY_RETURN_NOT_OK(ChargeMemory(bytes));
-  v.AppendGathered(dict_, idx, n);
+  const int64_t* doff = dict_.offsets.data();
+  int64_t data_bytes = 0;
+  for (int64_t i = 0; i < n; ++i) data_bytes += doff[idx[i] + 1] - doff[idx[i]];
+  LITHIFY_RETURN_NOT_OK(ChargeMemory(data_bytes + n * 8));
+  v.AppendGathered(dict_, idx, n, data_bytes);
   return Status::OK();
 }
 

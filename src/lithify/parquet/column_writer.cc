@@ -188,11 +188,7 @@ Status ColumnChunkWriter::AppendValues(const ColumnValues& values, int64_t begin
   if (dict_mode_) {
     page_plain_bytes_ += value_width_ > 0 ? n * value_width_
                                           : 4 * n + (values.offsets[end] - values.offsets[begin]);
-    // Geometric growth: an exact reserve per call reallocated and copied the whole page's
-    // indices on every append, quadratic in the number of small batches a page takes
-    // (OPTIMIZE of many small files: a third of its CPU was this copy).
-    const size_t need = indices_.size() + static_cast<size_t>(n);
-    if (need > indices_.capacity()) indices_.reserve(std::max(need, 2 * indices_.capacity()));
+    ReserveIndices(n);
     switch (value_width_) {
       case 0: DictEncodeByteArray(values, begin, end); break;
       case 4: DictEncodeFixed<4>(values.fixed_at(begin), n); break;
@@ -217,6 +213,14 @@ Status ColumnChunkWriter::AppendValues(const ColumnValues& values, int64_t begin
     dst += 4 + len;
   }
   return Status::OK();
+}
+
+void ColumnChunkWriter::ReserveIndices(int64_t n) {
+  // Geometric growth: an exact reserve per call reallocated and copied the whole page's
+  // indices on every append, quadratic in the number of small batches a page takes
+  // (OPTIMIZE of many small files: a third of its CPU was this copy).
+  const size_t need = indices_.size() + static_cast<size_t>(n);
+  if (need > indices_.capacity()) indices_.reserve(std::max(need, 2 * indices_.capacity()));
 }
 
 uint32_t ColumnChunkWriter::InsertEntry(uint64_t hash, size_t slot) {
@@ -340,8 +344,7 @@ void ColumnChunkWriter::AppendIndexed(const ColumnValues& values, int64_t begin,
     }
     return;
   }
-  const size_t need = indices_.size() + static_cast<size_t>(n);
-  if (need > indices_.capacity()) indices_.reserve(std::max(need, 2 * indices_.capacity()));
+  ReserveIndices(n);
   int64_t plain_bytes = n * (value_width_ > 0 ? value_width_ : 4);
   const int64_t* doff = value_width_ == 0 ? dict.offsets.data() : nullptr;
   for (int64_t i = begin; i < end; ++i) {

@@ -120,6 +120,8 @@ class ColumnChunkWriter {
   uint32_t LookupFixed(const uint8_t* p, size_t w);
   uint32_t LookupBytes(const uint8_t* p, uint32_t len);
   uint32_t InsertEntry(uint64_t hash, size_t slot);
+  // Room for n more dictionary indices in the open page.
+  void ReserveIndices(int64_t n);
   void GrowTable();
   int64_t PageEstimate() const;
   // Uncompressed size at which the open page is cut: page_size_bytes, or

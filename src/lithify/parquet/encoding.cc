@@ -580,11 +580,7 @@ void RleBitPackedEncoder::Put(uint32_t value) {
     ++repeat_count_;
     return;
   }
-  if (repeat_count_ == 1 && pending_.size() < kMaxPendingLiteral) {
-    pending_.push_back(repeat_value_);  // fast path for distinct values
-  } else {
-    FlushPending();
-  }
+  CloseRun();
   repeat_value_ = value;
   repeat_count_ = 1;
 }
@@ -617,7 +613,7 @@ size_t RunLength(const T* p, size_t n) {
 }  // namespace
 
 void RleBitPackedEncoder::CloseRun() {
-  if (repeat_count_ == 1 && pending_.size() < kMaxPendingLiteral) {
+  if (repeat_count_ == 1 && pending_.size() < kMaxPendingLiteral) {  // fast path for distinct values
     pending_.push_back(repeat_value_);
     repeat_count_ = 0;
   } else {

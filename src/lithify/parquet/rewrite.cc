@@ -759,7 +759,6 @@ class Rewriter {
     ColumnData& col = batch.columns[0];
     col.leaf_index = -1;  // the input's leaf number, not the output's
     RemapDefLevels(Map(p, c), col.num_levels, &col.def_levels);
-    if (Map(p, c).conversion != ValueConversion::kNone) col.values.Materialize();
     ConvertLeafValues(Map(p, c), &col.values, &w->scratch);
     return w->sink->WriteColumn(col, batch.num_rows)
         .WithContextF("{}: row group {}", inputs_[p.input], p.rg);

@@ -258,12 +258,13 @@ void ColumnStatistics::UpdateMinMax(std::string_view lo, std::string_view hi) {
 
 void ColumnStatistics::AddValues(const ColumnValues& values, int64_t begin, int64_t end) {
   if (values.is_dictionary()) {
-    // Each value's entry (NaNs counted per value); a writer that passes dictionaries
-    // through adds each entry once instead (ColumnChunkWriter).
-    for (int64_t i = begin; i < end; ++i) {
-      const int64_t e = values.indices[static_cast<size_t>(i)];
-      AddValues(*values.dictionary, e, e + 1);
-    }
+    // The values gathered (NaNs count per value); a writer that passes dictionaries
+    // through adds each entry once where it can (ColumnChunkWriter).
+    ColumnValues plain;
+    plain.type = values.type;
+    plain.type_length = values.type_length;
+    plain.AppendGathered(*values.dictionary, values.indices.data() + begin, end - begin);
+    AddValues(plain, 0, plain.count);
     return;
   }
   if (values.is_byte_array()) {
